@@ -1,0 +1,96 @@
+package edge
+
+import (
+	"fmt"
+
+	"github.com/cdaedge/cdaedge/edge/jsonw"
+)
+
+// Code is an error code of the API's one error vocabulary (decisions D8).
+type Code string
+
+// The error codes of decisions D8. statusOf maps each to its HTTP status; nothing else
+// in the engine chooses a status for an error.
+const (
+	CodeInvalidArgument     Code = "invalid_argument"
+	CodeInvalidJSON         Code = "invalid_json"
+	CodeInvalidQuery        Code = "invalid_query"
+	CodeUnauthorized        Code = "unauthorized"
+	CodeEnvironmentNotFound Code = "environment_not_found"
+	CodeContentNotFound     Code = "content_not_found"
+	CodeNotFound            Code = "not_found"
+	CodeMethodNotAllowed    Code = "method_not_allowed"
+	CodePayloadTooLarge     Code = "payload_too_large"
+	CodeURITooLong          Code = "uri_too_long"
+	CodeTooComplex          Code = "too_complex"
+	CodeInternal            Code = "internal"
+)
+
+// statusOf is the one place that maps the error vocabulary to HTTP statuses (D8).
+func statusOf(c Code) int {
+	switch c {
+	case CodeInvalidArgument, CodeInvalidJSON, CodeInvalidQuery, CodeTooComplex:
+		return 400
+	case CodeUnauthorized:
+		return 401
+	case CodeEnvironmentNotFound, CodeContentNotFound, CodeNotFound:
+		return 404
+	case CodeMethodNotAllowed:
+		return 405
+	case CodePayloadTooLarge:
+		return 413
+	case CodeURITooLong:
+		return 414
+	default:
+		return 500
+	}
+}
+
+// Error is a client-visible failure: a code from the vocabulary and one clear sentence.
+// Query-language errors also carry the 1-based line and column they refer to (0 when
+// not positional).
+type Error struct {
+	Code    Code
+	Message string
+	Line    int
+	Column  int
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Message }
+
+// Status is the HTTP status of the error's code.
+func (e *Error) Status() int { return statusOf(e.Code) }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// appendErrorEnvelope appends {"status":N,"error":{"code":...,"message":...}} (D8).
+func appendErrorEnvelope(dst []byte, e *Error) []byte {
+	dst = append(dst, `{"status":`...)
+	dst = jsonw.Int(dst, int64(e.Status()))
+	dst = append(dst, `,"error":{"code":`...)
+	dst = jsonw.String(dst, string(e.Code))
+	dst = append(dst, `,"message":`...)
+	dst = jsonw.String(dst, e.Message)
+	return append(dst, "}}"...)
+}
+
+// ErrorResponse builds the D8 error envelope response for code, for runtimes that must
+// answer before the router sees a request (a body over the limit, a trapped instance).
+func ErrorResponse(code Code, message string) *Response {
+	e := &Error{Code: code, Message: message}
+	return errorResponse(e)
+}
+
+func errorResponse(e *Error) *Response {
+	return &Response{
+		Status:  e.Status(),
+		Headers: []Header{{"Content-Type", contentTypeJSON}, {"X-Content-Type-Options", "nosniff"}},
+		Body:    appendErrorEnvelope(nil, e),
+	}
+}
+
+const contentTypeJSON = "application/json; charset=utf-8"

@@ -1,0 +1,24 @@
+package edge
+
+// Header is one HTTP header field. Names are compared case-insensitively.
+type Header struct {
+	Name  string
+	Value string
+}
+
+// Request is one HTTP request as the router sees it, independent of any HTTP library so
+// that every runtime (native host, wasm module, edge worker) hands over the same thing.
+type Request struct {
+	Method   string
+	Path     string // the escaped path, as sent on the request line (no query)
+	RawQuery string // the query string without '?', still escaped
+	Headers  []Header
+	Body     []byte
+}
+
+// Response is the router's answer: status, headers in a fixed order, and the body.
+type Response struct {
+	Status  int
+	Headers []Header
+	Body    []byte
+}

@@ -1,0 +1,355 @@
+package edge
+
+import (
+	"crypto/subtle"
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge/jsonw"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// Limits of decisions D11 that the router enforces itself.
+const (
+	DefaultMaxBodyBytes = 1 << 20
+	DefaultMaxURLBytes  = 8 << 10
+)
+
+// Options configures a Router. The zero value gives the defaults of decisions D11.
+type Options struct {
+	// CacheControl is sent with published environments' successful responses; empty
+	// means "public, max-age=60" (D11). Preview environments always get
+	// "private, no-store".
+	CacheControl string
+	// PreviewTokens maps a preview environment's id to its access token (D3). A preview
+	// snapshot without a token answers 401 to every request.
+	PreviewTokens map[string]string
+	// MaxBodyBytes and MaxURLBytes bound a request (413, 414); zero means the default.
+	MaxBodyBytes int
+	MaxURLBytes  int
+}
+
+// Router answers HTTP requests for the environments it holds. It keeps per-environment
+// scratch state, so it is not safe for concurrent use: each runtime instance (a wasm
+// instance, a native worker) owns one. The snapshots it reads may be shared.
+type Router struct {
+	opts Options
+	envs map[string]*environment
+	buf  []byte
+}
+
+type environment struct {
+	snap   *snapshot.Snapshot
+	engine *Engine
+	hash   [32]byte
+}
+
+// NewRouter returns a router with no environments.
+func NewRouter(opts Options) *Router {
+	if opts.CacheControl == "" {
+		opts.CacheControl = "public, max-age=60"
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxURLBytes <= 0 {
+		opts.MaxURLBytes = DefaultMaxURLBytes
+	}
+	return &Router{opts: opts, envs: map[string]*environment{}}
+}
+
+// Load serves snap under its environment id, replacing any snapshot of that id.
+func (r *Router) Load(snap *snapshot.Snapshot) {
+	r.envs[snap.Environment()] = &environment{snap: snap, engine: NewEngine(snap), hash: snap.Hash()}
+}
+
+// Unload stops serving environment env.
+func (r *Router) Unload(env string) { delete(r.envs, env) }
+
+// route is what a request path names.
+type route uint8
+
+const (
+	routeNone route = iota
+	routeRESTList
+	routeRESTItem
+)
+
+// allowed lists each route's methods, for 405 answers and CORS preflight (D11).
+func (rt route) allowed() string {
+	switch rt {
+	case routeRESTList, routeRESTItem:
+		return "GET, HEAD, OPTIONS"
+	}
+	return ""
+}
+
+func (rt route) allows(method string) bool {
+	for rest := rt.allowed(); rest != ""; {
+		var m string
+		m, rest, _ = strings.Cut(rest, ", ")
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
+
+// Serve answers one request. It never panics: every failure is a D8 envelope.
+func (r *Router) Serve(req *Request) *Response {
+	if len(req.Path)+len(req.RawQuery) > r.opts.MaxURLBytes {
+		return errorResponse(Errorf(CodeURITooLong, "the request URL is longer than %d bytes", r.opts.MaxURLBytes))
+	}
+	if len(req.Body) > r.opts.MaxBodyBytes {
+		return errorResponse(Errorf(CodePayloadTooLarge, "the request body is larger than %d bytes", r.opts.MaxBodyBytes))
+	}
+	rt, envID, itemID, perr := parsePath(req.Path)
+	if perr != nil {
+		return errorResponse(perr)
+	}
+	method := req.Method
+	if !rt.allows(method) {
+		resp := errorResponse(Errorf(CodeMethodNotAllowed, "method %s is not allowed here; use %s", clip(method), rt.allowed()))
+		resp.Headers = append(resp.Headers, Header{"Allow", rt.allowed()})
+		return resp
+	}
+	if method == "OPTIONS" {
+		return r.preflight(rt)
+	}
+	env := r.envs[envID]
+	if env == nil {
+		return r.withCORS(errorResponse(Errorf(CodeEnvironmentNotFound, "environment %q not found", clip(envID))))
+	}
+	if env.snap.Preview() {
+		if e := r.authorize(envID, req); e != nil {
+			resp := errorResponse(e)
+			resp.Headers = append(resp.Headers, Header{"WWW-Authenticate", `Bearer realm="preview"`})
+			return resp
+		}
+	}
+	buf := r.buf[:0]
+	var err error
+	switch rt {
+	case routeRESTList:
+		buf, err = r.restList(buf, env, req)
+	case routeRESTItem:
+		buf, err = r.restItem(buf, env, itemID)
+	}
+	if err != nil {
+		e, ok := err.(*Error)
+		if !ok {
+			e = Errorf(CodeInternal, "internal error")
+		}
+		return r.envelopeHeaders(env, errorResponse(e))
+	}
+	r.buf = buf
+	return r.success(env, req, buf)
+}
+
+// success wraps a 200 body with the caching headers of D11.
+func (r *Router) success(env *environment, req *Request, body []byte) *Response {
+	etag := etagOf(env.hash, req)
+	resp := &Response{Status: 200, Headers: []Header{{"Content-Type", contentTypeJSON}}}
+	if env.snap.Preview() {
+		resp.Headers = append(resp.Headers, Header{"Cache-Control", "private, no-store"})
+	} else {
+		resp.Headers = append(resp.Headers, Header{"Cache-Control", r.opts.CacheControl})
+	}
+	resp.Headers = append(resp.Headers, Header{"ETag", etag})
+	r.envelopeHeaders(env, resp)
+	if env.snap.Preview() {
+		resp.Headers = append(resp.Headers, Header{"Vary", "Authorization"})
+	}
+	if ifNoneMatch(req, etag) {
+		resp.Status = 304
+		return resp
+	}
+	if req.Method != "HEAD" {
+		resp.Body = append([]byte(nil), body...)
+	}
+	return resp
+}
+
+// envelopeHeaders adds the headers every API answer of an environment carries.
+func (r *Router) envelopeHeaders(env *environment, resp *Response) *Response {
+	if !env.snap.Preview() {
+		resp.Headers = append(resp.Headers, Header{"Access-Control-Allow-Origin", "*"})
+	}
+	resp.Headers = append(resp.Headers, Header{"X-Content-Type-Options", "nosniff"})
+	return dedupeNosniff(resp)
+}
+
+func (r *Router) withCORS(resp *Response) *Response {
+	resp.Headers = append(resp.Headers, Header{"Access-Control-Allow-Origin", "*"})
+	return resp
+}
+
+// dedupeNosniff keeps one X-Content-Type-Options header (error responses carry it already).
+func dedupeNosniff(resp *Response) *Response {
+	seen := false
+	out := resp.Headers[:0]
+	for _, h := range resp.Headers {
+		if h.Name == "X-Content-Type-Options" {
+			if seen {
+				continue
+			}
+			seen = true
+		}
+		out = append(out, h)
+	}
+	resp.Headers = out
+	return resp
+}
+
+// preflight answers a CORS preflight request (D11).
+func (r *Router) preflight(rt route) *Response {
+	return &Response{Status: 204, Headers: []Header{
+		{"Access-Control-Allow-Origin", "*"},
+		{"Access-Control-Allow-Methods", rt.allowed()},
+		{"Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match"},
+		{"Access-Control-Max-Age", "86400"},
+		{"Allow", rt.allowed()},
+	}}
+}
+
+// authorize checks a preview environment's bearer token in constant time (D3).
+func (r *Router) authorize(envID string, req *Request) *Error {
+	want := r.opts.PreviewTokens[envID]
+	if want == "" {
+		return Errorf(CodeUnauthorized, "environment %q is a preview environment and no access token is configured for it", envID)
+	}
+	got := headerValue(req.Headers, "Authorization")
+	if scheme, token, ok := strings.Cut(got, " "); ok && strings.EqualFold(scheme, "Bearer") {
+		got = strings.TrimSpace(token)
+	}
+	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+		return Errorf(CodeUnauthorized, "a valid access token is required for preview environment %q", envID)
+	}
+	return nil
+}
+
+func (r *Router) restList(dst []byte, env *environment, req *Request) ([]byte, error) {
+	s, err := ParseRESTList(req.RawQuery, env.engine)
+	if err != nil {
+		return nil, err
+	}
+	res, err := env.engine.Search(s)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, `{"status":200,"data":[`...)
+	for i, doc := range res.Docs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, env.snap.Item(doc)...)
+	}
+	dst = append(dst, `],"totalItems":`...)
+	dst = jsonw.Int(dst, int64(res.Total))
+	return append(dst, '}'), nil
+}
+
+func (r *Router) restItem(dst []byte, env *environment, id string) ([]byte, error) {
+	doc, ok := env.snap.Lookup(id)
+	if !ok {
+		return nil, Errorf(CodeContentNotFound, "content item %q not found", clip(id))
+	}
+	dst = append(dst, `{"status":200,"data":`...)
+	dst = append(dst, env.snap.Item(doc)...)
+	return append(dst, '}'), nil
+}
+
+// parsePath maps an escaped request path to a route. Segments are unescaped one by one
+// after splitting, so an escaped slash (%2F) never crosses a segment boundary.
+func parsePath(path string) (route, string, string, *Error) {
+	notFound := Errorf(CodeNotFound, "no such route: %s", clip(path))
+	if !strings.HasPrefix(path, "/cda/") {
+		return routeNone, "", "", notFound
+	}
+	var segs [8]string
+	n := 0
+	rest := path[1:]
+	for rest != "" || n == 0 {
+		if n == len(segs) {
+			return routeNone, "", "", notFound
+		}
+		seg, tail, _ := strings.Cut(rest, "/")
+		u, ok := unescape(seg, false)
+		if !ok {
+			return routeNone, "", "", Errorf(CodeNotFound, "no such route: malformed escape in %s", clip(path))
+		}
+		segs[n] = u
+		n++
+		rest = tail
+		if tail == "" && strings.HasSuffix(path, "/") {
+			segs[n] = ""
+			n++
+			break
+		}
+	}
+	s := segs[:n]
+	if len(s) >= 4 && s[1] == "rest" && s[2] == "v1" && s[3] != "" {
+		switch {
+		case len(s) == 5 && s[4] == "contents":
+			return routeRESTList, s[3], "", nil
+		case len(s) == 6 && s[4] == "contents" && s[5] != "":
+			return routeRESTItem, s[3], s[5], nil
+		}
+	}
+	return routeNone, "", "", notFound
+}
+
+func headerValue(hs []Header, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+// etagOf is a strong validator that changes with the snapshot and with the request
+// (D11): FNV-1a over the snapshot's hash and everything that selects the answer.
+func etagOf(hash [32]byte, req *Request) string {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= prime
+		}
+		h ^= 0xff
+		h *= prime
+	}
+	mix(string(hash[:]))
+	method := req.Method
+	if method == "HEAD" {
+		method = "GET"
+	}
+	mix(method)
+	mix(req.Path)
+	mix(req.RawQuery)
+	mix(string(req.Body))
+	const digits = "0123456789abcdef"
+	var out [18]byte
+	out[0], out[17] = '"', '"'
+	for i := 16; i >= 1; i-- {
+		out[i] = digits[h&0xF]
+		h >>= 4
+	}
+	return string(out[:])
+}
+
+// ifNoneMatch reports whether the request's If-None-Match lists etag (or is "*").
+func ifNoneMatch(req *Request, etag string) bool {
+	v := headerValue(req.Headers, "If-None-Match")
+	for v != "" {
+		var tag string
+		tag, v, _ = strings.Cut(v, ",")
+		tag = strings.TrimSpace(tag)
+		tag = strings.TrimPrefix(tag, "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,32 @@
+// Package snapshot defines the compact, sorted, immutable snapshot file that holds one
+// environment's content items, with a deterministic writer and a zero-copy reader.
+//
+// A snapshot is built once (by the builder CLI) and then served read-only by every
+// runtime: natively, inside the WebAssembly module, at the edge. The reader side of this
+// package is TinyGo-compatible: it never imports os, net, encoding/json or reflect-heavy
+// packages, and every access into the file is bounds-checked so that a corrupted file
+// yields an error, never a panic.
+//
+// # Layout
+//
+// All integers are little-endian.
+//
+//	header (80 bytes)
+//	  0  magic "CDASNAP\x00"
+//	  8  major u16, minor u16
+//	 12  flags u32 (bit 0: preview snapshot, decisions D3)
+//	 16  item count u32
+//	 20  section count u32
+//	 24  section table offset u64
+//	 32  content hash [32]byte: SHA-256 of every byte after the header (the snapshot's version)
+//	 64  checksum u32: CRC-32C of the whole file with these four bytes taken as zero
+//	 68  reserved (12 bytes, zero)
+//	sections, each 8-byte aligned
+//	section table: count × {name [24]byte zero-padded, offset u64, length u64}
+//
+// Items are stored sorted by ContentID (byte order), so an item's number is its rank by
+// ContentID: lookups by id are a binary search and the tie-break of every sort
+// (decisions D6, "ties break by ContentID ascending") is the item number itself.
+//
+// See format.go for the sections and the per-field index structures.
+package snapshot

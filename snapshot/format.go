@@ -1,0 +1,131 @@
+package snapshot
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// Format constants. A reader accepts any minor version of its major version: minor
+// versions only add sections, which older readers ignore.
+const (
+	Magic        = "CDASNAP\x00"
+	MajorVersion = 1
+	MinorVersion = 0
+
+	headerSize      = 80
+	sectionEntry    = 40 // name [24]byte, offset u64, length u64
+	sectionNameSize = 24
+	flagPreview     = 1
+
+	offMagic     = 0
+	offMajor     = 8
+	offMinor     = 10
+	offFlags     = 12
+	offItems     = 16
+	offSections  = 20
+	offTable     = 24
+	offHash      = 32
+	offChecksum  = 64
+	checksumSize = 4
+)
+
+// Section names. Every section is optional to the reader except the item sections;
+// a reader ignores sections it does not know.
+const (
+	secMeta        = "meta"          // JSON: environment, preview, statuses
+	secItems       = "items"         // item JSON, concatenated, in ContentID order
+	secItemOffsets = "items.offsets" // u32[n+1] into items
+	secIDs         = "ids"           // ContentIDs, concatenated, in order
+	secIDOffsets   = "ids.offsets"   // u32[n+1] into ids
+	secFields      = "fields"        // field directory (see fieldDirectory)
+	secTerms       = "terms"         // term dictionaries
+	secPostings    = "postings"      // postings lists
+	secNorms       = "norms"         // one length byte per item per text field
+	secDocValues   = "docvalues"     // per-field typed values per item
+	secRanks       = "ranks"         // u32[n] sort ranks per field
+	secPerms       = "perms"         // u32[n] precomputed sort orders per top-level field
+)
+
+// Field flags, stored in the field directory.
+const (
+	fieldTopLevel    = 1 << iota // a top-level member of the item (not under Data)
+	fieldHasText                 // analysed terms, positions and norms
+	fieldHasKeyword              // exact values (<field>.keyword)
+	fieldHasValues               // typed values, ranks
+	fieldMultiValued             // some item holds several values (an array)
+	fieldHasPerms                // precomputed sort orders
+)
+
+// ValueKind is the type of one stored value. The order of the constants is the order
+// across types of decisions D12: numbers < strings < booleans (dates are only ever
+// compared with dates).
+type ValueKind uint8
+
+// Value kinds.
+const (
+	KindNumber ValueKind = iota + 1
+	KindDate
+	KindString
+	KindBool
+)
+
+// NoRank is the rank of an item that lacks the field: it sorts last in both directions.
+const NoRank = ^uint32(0)
+
+var (
+	// ErrNotSnapshot means the bytes do not start with the snapshot magic.
+	ErrNotSnapshot = errors.New("not a snapshot file")
+	// ErrVersion means the file's major format version is not one this reader knows.
+	ErrVersion = errors.New("unsupported snapshot format version")
+	// ErrChecksum means the file's checksum does not match its contents.
+	ErrChecksum = errors.New("snapshot checksum mismatch")
+	// ErrCorrupt means the file's structure is inconsistent.
+	ErrCorrupt = errors.New("corrupt snapshot")
+)
+
+// Lucene's SmallFloat.intToByte4 / byte4ToInt: field lengths are stored in one byte,
+// exactly as Lucene's BM25Similarity stores norms, so scores round as Lucene's do
+// (decisions D6).
+const (
+	maxInt4       = 231 // longToInt4(math.MaxInt32)
+	numFreeValues = 255 - maxInt4
+)
+
+func longToInt4(i uint64) uint32 {
+	numBits := 64 - bits.LeadingZeros64(i)
+	if numBits < 4 {
+		return uint32(i)
+	}
+	shift := numBits - 4
+	encoded := uint32(i>>uint(shift)) & 0x07
+	return encoded | uint32(shift+1)<<3
+}
+
+func int4ToLong(i uint32) uint64 {
+	b := uint64(i & 0x07)
+	shift := int(i>>3) - 1
+	if shift == -1 {
+		return b
+	}
+	return (b | 0x08) << uint(shift)
+}
+
+// EncodeLength is Lucene's SmallFloat.intToByte4: a lossy one-byte field length.
+func EncodeLength(n int) byte {
+	if n < 0 {
+		n = 0
+	}
+	if n < numFreeValues {
+		return byte(n)
+	}
+	return byte(numFreeValues + longToInt4(uint64(n-numFreeValues)))
+}
+
+// DecodeLength is Lucene's SmallFloat.byte4ToInt, the inverse of EncodeLength.
+func DecodeLength(b byte) int {
+	i := uint32(b)
+	if i < numFreeValues {
+		return int(i)
+	}
+	return int(numFreeValues + int4ToLong(i-numFreeValues))
+}

@@ -1,0 +1,606 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// Section describes one section of a snapshot file, for inspection.
+type Section struct {
+	Name   string
+	Offset int64
+	Length int64
+}
+
+// Snapshot is an opened, verified snapshot file. It reads the file's bytes in place and
+// is safe for concurrent use by any number of goroutines: nothing in it changes after Open.
+type Snapshot struct {
+	data  []byte
+	str   string // the same bytes viewed as a string, for gjson and zero-copy substrings
+	n     int
+	major int
+	minor int
+
+	env      string
+	preview  bool
+	statuses []string
+	hash     [32]byte
+	sections []Section
+
+	items, itemOffsets string
+	ids, idOffsets     string
+
+	terms, postings, norms, docvalues, ranks, perms string
+
+	fields     []Field
+	fieldIndex map[string]int
+}
+
+// Open verifies data (magic, major version, checksum, section bounds) and returns a
+// reader over it. It does not parse items: its cost is one pass of the checksum over the
+// bytes plus work proportional to the number of sections and fields. data must not
+// change while the Snapshot is in use.
+func Open(data []byte) (*Snapshot, error) {
+	if len(data) < headerSize || string(data[:len(Magic)]) != Magic {
+		return nil, ErrNotSnapshot
+	}
+	s := &Snapshot{data: data, str: unsafe.String(unsafe.SliceData(data), len(data))}
+	s.major = int(binary.LittleEndian.Uint16(data[offMajor:]))
+	s.minor = int(binary.LittleEndian.Uint16(data[offMinor:]))
+	if s.major != MajorVersion {
+		return nil, fmt.Errorf("%w: %d.%d (this reader reads %d.x)", ErrVersion, s.major, s.minor, MajorVersion)
+	}
+	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data); want != got {
+		return nil, fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, want, got)
+	}
+	if err := s.readStructure(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return s, nil
+}
+
+func (s *Snapshot) readStructure() error {
+	data := s.data
+	s.preview = binary.LittleEndian.Uint32(data[offFlags:])&flagPreview != 0
+	n := uint64(binary.LittleEndian.Uint32(data[offItems:]))
+	count := uint64(binary.LittleEndian.Uint32(data[offSections:]))
+	table := binary.LittleEndian.Uint64(data[offTable:])
+	copy(s.hash[:], data[offHash:])
+	size := uint64(len(data))
+	if table < headerSize || table > size || count > (size-table)/sectionEntry {
+		return fmt.Errorf("section table out of bounds")
+	}
+	if n > size {
+		return fmt.Errorf("item count %d larger than the file", n)
+	}
+	s.n = int(n)
+	byName := map[string]string{}
+	for i := uint64(0); i < count; i++ {
+		e := data[table+i*sectionEntry:]
+		name := strings.TrimRight(string(e[:sectionNameSize]), "\x00")
+		off := binary.LittleEndian.Uint64(e[sectionNameSize:])
+		length := binary.LittleEndian.Uint64(e[sectionNameSize+8:])
+		if off < headerSize || off > table || length > table-off {
+			return fmt.Errorf("section %q out of bounds", name)
+		}
+		if _, dup := byName[name]; dup {
+			return fmt.Errorf("section %q twice", name)
+		}
+		s.sections = append(s.sections, Section{Name: name, Offset: int64(off), Length: int64(length)})
+		byName[name] = s.str[off : off+length]
+	}
+	for _, name := range []string{secMeta, secItems, secItemOffsets, secIDs, secIDOffsets} {
+		if _, ok := byName[name]; !ok {
+			return fmt.Errorf("missing section %q", name)
+		}
+	}
+	s.items, s.itemOffsets = byName[secItems], byName[secItemOffsets]
+	s.ids, s.idOffsets = byName[secIDs], byName[secIDOffsets]
+	if uint64(len(s.itemOffsets)) != 4*(n+1) || uint64(len(s.idOffsets)) != 4*(n+1) {
+		return fmt.Errorf("offset tables do not match %d items", n)
+	}
+	meta := byName[secMeta]
+	if !gjson.Valid(meta) {
+		return fmt.Errorf("meta section is not JSON")
+	}
+	s.env = gjson.Get(meta, "environment").String()
+	if !ValidEnvironmentID(s.env) {
+		return fmt.Errorf("environment id %q", s.env)
+	}
+	if gjson.Get(meta, "preview").Bool() != s.preview {
+		return fmt.Errorf("preview flag and meta disagree")
+	}
+	for _, st := range gjson.Get(meta, "statuses").Array() {
+		s.statuses = append(s.statuses, st.String())
+	}
+	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
+	s.docvalues, s.ranks, s.perms = byName[secDocValues], byName[secRanks], byName[secPerms]
+	return s.readFields(byName[secFields])
+}
+
+// Environment is the environment id the snapshot was built for (decisions D1).
+func (s *Snapshot) Environment() string { return s.env }
+
+// Preview reports whether the snapshot may hold unpublished items (decisions D3).
+func (s *Snapshot) Preview() bool { return s.preview }
+
+// Len is the number of items.
+func (s *Snapshot) Len() int { return s.n }
+
+// Hash is the SHA-256 of the file after its header: the snapshot's content version.
+func (s *Snapshot) Hash() [32]byte { return s.hash }
+
+// Version is Hash in lower-case hex.
+func (s *Snapshot) Version() string { return hex.EncodeToString(s.hash[:]) }
+
+// Statuses lists the distinct item statuses the snapshot holds, sorted.
+func (s *Snapshot) Statuses() []string { return s.statuses }
+
+// FormatVersion is the file's format version.
+func (s *Snapshot) FormatVersion() (major, minor int) { return s.major, s.minor }
+
+// Sections lists the file's sections in file order.
+func (s *Snapshot) Sections() []Section { return s.sections }
+
+// Size is the file's size in bytes.
+func (s *Snapshot) Size() int { return len(s.data) }
+
+// u32At reads element i of a little-endian u32 array; ok is false when i is out of range.
+func u32At(arr string, i int) (uint32, bool) {
+	if i < 0 || 4*i+4 > len(arr) {
+		return 0, false
+	}
+	b := arr[4*i : 4*i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24, true
+}
+
+func slice(blob, offsets string, i int) string {
+	start, ok1 := u32At(offsets, i)
+	end, ok2 := u32At(offsets, i+1)
+	if !ok1 || !ok2 || start > end || int(end) > len(blob) {
+		return ""
+	}
+	return blob[start:end]
+}
+
+// Item returns item i (0 <= i < Len) as its stored compact JSON, without copying. Items
+// are numbered in ContentID order. A corrupt entry reads as the empty string.
+func (s *Snapshot) Item(i int) string { return slice(s.items, s.itemOffsets, i) }
+
+// ContentID returns item i's ContentID without parsing the item.
+func (s *Snapshot) ContentID(i int) string { return slice(s.ids, s.idOffsets, i) }
+
+// Lookup finds the item with ContentID id in O(log n).
+func (s *Snapshot) Lookup(id string) (int, bool) {
+	lo, hi := 0, s.n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s.ContentID(mid) < id {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < s.n && s.ContentID(lo) == id
+}
+
+// FieldNames lists every indexed field (top-level members and dotted paths below them,
+// such as Data.title), sorted.
+func (s *Snapshot) FieldNames() []string {
+	names := make([]string, len(s.fields))
+	for i := range s.fields {
+		names[i] = s.fields[i].name
+	}
+	return names
+}
+
+// Field returns the named field's index, or nil when no item has it.
+func (s *Snapshot) Field(name string) *Field {
+	if i, ok := s.fieldIndex[name]; ok {
+		return &s.fields[i]
+	}
+	return nil
+}
+
+// Field is the index of one field: its analysed terms (with positions and lengths), its
+// exact values, its typed values per item and its sort ranks.
+type Field struct {
+	s        *Snapshot
+	name     string
+	flags    uint64
+	docCount int
+
+	text             TermDict
+	textDocs         int
+	sumTotalTermFreq int64
+	norms            string
+
+	keyword TermDict
+
+	dvOffsets, dvEntries string
+	rankAsc, rankDesc    string
+	permAsc, permDesc    string
+}
+
+// decoder reads uvarints from a byte string and remembers the first error.
+type decoder struct {
+	b   string
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	var x uint64
+	var shift uint
+	for i := 0; i < len(d.b) && i < binary.MaxVarintLen64; i++ {
+		c := d.b[i]
+		x |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			d.b = d.b[i+1:]
+			return x
+		}
+		shift += 7
+	}
+	d.err = fmt.Errorf("bad varint")
+	return 0
+}
+
+// int reads a uvarint that must be at most max.
+func (d *decoder) int(max int) int {
+	v := d.uvarint()
+	if v > uint64(max) {
+		if d.err == nil {
+			d.err = fmt.Errorf("value %d out of range", v)
+		}
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) str(length int) string {
+	if d.err != nil {
+		return ""
+	}
+	if length > len(d.b) {
+		d.err = fmt.Errorf("string out of bounds")
+		return ""
+	}
+	v := d.b[:length]
+	d.b = d.b[length:]
+	return v
+}
+
+// sub reads an (offset, length) pair and returns that range of blob.
+func (d *decoder) sub(blob string) string {
+	off := d.int(len(blob))
+	length := d.int(len(blob) - off)
+	if d.err != nil {
+		return ""
+	}
+	return blob[off : off+length]
+}
+
+// array reads an offset and returns n u32s of blob from there.
+func (d *decoder) array(blob string, n int) string {
+	off := d.int(len(blob))
+	if d.err == nil && 4*n > len(blob)-off {
+		d.err = fmt.Errorf("array out of bounds")
+		return ""
+	}
+	return blob[off : off+4*n]
+}
+
+func (s *Snapshot) readFields(dir string) error {
+	d := &decoder{b: dir}
+	count := d.int(len(dir))
+	s.fields = make([]Field, 0, count)
+	s.fieldIndex = make(map[string]int, count)
+	for i := 0; i < count && d.err == nil; i++ {
+		f := Field{s: s}
+		f.name = d.str(d.int(len(dir)))
+		f.flags = d.uvarint()
+		f.docCount = d.int(s.n)
+		if f.flags&fieldHasText != 0 {
+			f.text = newTermDict(d.sub(s.terms), s.postings, true, d)
+			f.textDocs = d.int(s.n)
+			f.sumTotalTermFreq = int64(d.uvarint())
+			off := d.int(len(s.norms))
+			if d.err == nil && s.n > len(s.norms)-off {
+				d.err = fmt.Errorf("norms out of bounds")
+			}
+			if d.err == nil {
+				f.norms = s.norms[off : off+s.n]
+			}
+		}
+		if f.flags&fieldHasKeyword != 0 {
+			f.keyword = newTermDict(d.sub(s.terms), s.postings, false, d)
+		}
+		if f.flags&fieldHasValues != 0 {
+			dv := d.sub(s.docvalues)
+			if d.err == nil && len(dv) < 4*(s.n+1) {
+				d.err = fmt.Errorf("doc values out of bounds")
+			}
+			if d.err == nil {
+				f.dvOffsets, f.dvEntries = dv[:4*(s.n+1)], dv[4*(s.n+1):]
+			}
+			f.rankAsc = d.array(s.ranks, s.n)
+			f.rankDesc = d.array(s.ranks, s.n)
+		}
+		if f.flags&fieldHasPerms != 0 {
+			f.permAsc = d.array(s.perms, s.n)
+			f.permDesc = d.array(s.perms, s.n)
+		}
+		if _, dup := s.fieldIndex[f.name]; dup && d.err == nil {
+			d.err = fmt.Errorf("field %q twice", f.name)
+		}
+		s.fieldIndex[f.name] = len(s.fields)
+		s.fields = append(s.fields, f)
+	}
+	if d.err != nil {
+		return fmt.Errorf("field directory: %w", d.err)
+	}
+	return nil
+}
+
+// Name is the field's path, such as "Name" or "Data.title".
+func (f *Field) Name() string { return f.name }
+
+// TopLevel reports whether the field is a top-level member of items.
+func (f *Field) TopLevel() bool { return f.flags&fieldTopLevel != 0 }
+
+// MultiValued reports whether some item holds several values in this field.
+func (f *Field) MultiValued() bool { return f.flags&fieldMultiValued != 0 }
+
+// DocCount is the number of items that have at least one non-null value in the field.
+func (f *Field) DocCount() int { return f.docCount }
+
+// Text is the dictionary of analysed terms; its postings carry frequencies and positions.
+func (f *Field) Text() TermDict { return f.text }
+
+// TextDocCount is the number of items with at least one analysed term in the field.
+func (f *Field) TextDocCount() int { return f.textDocs }
+
+// SumTotalTermFreq is the number of analysed terms in the field over all items.
+func (f *Field) SumTotalTermFreq() int64 { return f.sumTotalTermFreq }
+
+// Length is the analysed length of item doc's field as Lucene stores it (one byte,
+// see EncodeLength); 0 when the item has no terms in the field.
+func (f *Field) Length(doc int) byte {
+	if doc < 0 || doc >= len(f.norms) {
+		return 0
+	}
+	return f.norms[doc]
+}
+
+// Keyword is the dictionary of exact string values (the <field>.keyword form); its
+// postings carry item numbers only. Ordinals are in byte order of the values.
+func (f *Field) Keyword() TermDict { return f.keyword }
+
+// HasValues reports whether some item has a typed (string, number, date, bool) value.
+func (f *Field) HasValues() bool { return f.flags&fieldHasValues != 0 }
+
+// Value is one typed value of a field.
+type Value struct {
+	Kind   ValueKind
+	Number float64 // KindNumber
+	Millis int64   // KindDate: milliseconds since the epoch, UTC
+	Ord    uint32  // KindString: ordinal in the field's keyword dictionary
+	Bool   bool    // KindBool
+}
+
+// Values appends item doc's typed values in source order to dst.
+func (f *Field) Values(dst []Value, doc int) []Value {
+	entries := slice(f.dvEntries, f.dvOffsets, doc)
+	for len(entries) > 0 {
+		v := Value{Kind: ValueKind(entries[0])}
+		entries = entries[1:]
+		switch v.Kind {
+		case KindNumber, KindDate:
+			if len(entries) < 8 {
+				return dst
+			}
+			bitsv := le64(entries)
+			entries = entries[8:]
+			if v.Kind == KindNumber {
+				v.Number = math.Float64frombits(bitsv)
+			} else {
+				v.Millis = int64(bitsv)
+			}
+		case KindString:
+			d := decoder{b: entries}
+			v.Ord = uint32(d.int(math.MaxUint32))
+			if d.err != nil {
+				return dst
+			}
+			entries = d.b
+		case KindBool:
+			if len(entries) < 1 {
+				return dst
+			}
+			v.Bool = entries[0] != 0
+			entries = entries[1:]
+		default:
+			return dst
+		}
+		dst = append(dst, v)
+	}
+	return dst
+}
+
+// RankAsc is item doc's sort rank for ascending order (its smallest value); NoRank when
+// the item lacks the field. Items compare by rank exactly as their values compare
+// under decisions D6/D12.
+func (f *Field) RankAsc(doc int) uint32 {
+	r, ok := u32At(f.rankAsc, doc)
+	if !ok {
+		return NoRank
+	}
+	return r
+}
+
+// RankDesc is item doc's sort rank for descending order (its largest value); NoRank when
+// the item lacks the field.
+func (f *Field) RankDesc(doc int) uint32 {
+	r, ok := u32At(f.rankDesc, doc)
+	if !ok {
+		return NoRank
+	}
+	return r
+}
+
+// HasSortOrders reports whether the field has precomputed sort orders (top-level fields).
+func (f *Field) HasSortOrders() bool { return f.permAsc != "" }
+
+// SortedDoc returns the i-th item of the field's precomputed order: ascending by value
+// or descending, ties by ContentID ascending, items without the field last (D6).
+func (f *Field) SortedDoc(i int, desc bool) int {
+	arr := f.permAsc
+	if desc {
+		arr = f.permDesc
+	}
+	v, ok := u32At(arr, i)
+	if !ok {
+		return -1
+	}
+	return int(v)
+}
+
+func le64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// TermDict is a sorted dictionary of terms with a postings list per term.
+type TermDict struct {
+	positions bool // postings carry frequencies and positions (analysed text)
+	count     int
+	termOffs  string // u32[count+1] into termBytes
+	postOffs  string // u32[count+1] into postings
+	termBytes string
+	postings  string
+}
+
+func newTermDict(b, postings string, positions bool, d *decoder) TermDict {
+	if d.err != nil {
+		return TermDict{}
+	}
+	c, ok := u32At(b, 0)
+	if !ok || uint64(c) > uint64(len(b))/8 {
+		d.err = fmt.Errorf("term dictionary out of bounds")
+		return TermDict{}
+	}
+	count := int(c)
+	head := 4 + 8*(count+1)
+	if head > len(b) {
+		d.err = fmt.Errorf("term dictionary out of bounds")
+		return TermDict{}
+	}
+	return TermDict{
+		positions: positions,
+		count:     count,
+		termOffs:  b[4 : 4+4*(count+1)],
+		postOffs:  b[4+4*(count+1) : head],
+		termBytes: b[head:],
+		postings:  postings,
+	}
+}
+
+// Len is the number of terms.
+func (t TermDict) Len() int { return t.count }
+
+// Term returns term i (0 <= i < Len), in byte order.
+func (t TermDict) Term(i int) string { return slice(t.termBytes, t.termOffs, i) }
+
+// Find returns the index of term, or the index where it would be and false.
+func (t TermDict) Find(term string) (int, bool) {
+	lo, hi := 0, t.count
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if t.Term(mid) < term {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < t.count && t.Term(lo) == term
+}
+
+// Postings returns a cursor over term i's postings list.
+func (t TermDict) Postings(i int) Postings {
+	b := slice(t.postings, t.postOffs, i)
+	d := decoder{b: b}
+	df := d.int(len(b))
+	if d.err != nil {
+		return Postings{}
+	}
+	return Postings{b: d.b, DocFreq: df, positions: t.positions, doc: -1}
+}
+
+// Postings iterates one term's items in increasing order. For analysed text it also
+// yields the term's frequency and positions in each item.
+type Postings struct {
+	b         string
+	DocFreq   int // number of items holding the term
+	positions bool
+	doc       int
+	freq      int
+	posLeft   int
+	pos       int
+}
+
+// Next advances to the next item and returns it, or -1 at the end.
+func (p *Postings) Next() int {
+	d := decoder{b: p.b}
+	if p.positions {
+		for ; p.posLeft > 0; p.posLeft-- {
+			d.uvarint()
+		}
+	}
+	if len(d.b) == 0 {
+		p.b, p.doc = "", -1
+		return -1
+	}
+	delta := d.uvarint()
+	if p.doc < 0 {
+		p.doc = 0
+	}
+	p.doc += int(delta)
+	if p.positions {
+		p.freq = int(d.uvarint())
+		p.posLeft, p.pos = p.freq, 0
+	}
+	if d.err != nil || p.doc < 0 {
+		p.b, p.doc = "", -1
+		return -1
+	}
+	p.b = d.b
+	return p.doc
+}
+
+// Freq is the term's frequency in the current item (text postings only).
+func (p *Postings) Freq() int { return p.freq }
+
+// NextPosition returns the term's next position in the current item, or -1.
+func (p *Postings) NextPosition() int {
+	if p.posLeft == 0 {
+		return -1
+	}
+	d := decoder{b: p.b}
+	p.pos += int(d.uvarint())
+	if d.err != nil {
+		p.posLeft = 0
+		return -1
+	}
+	p.b = d.b
+	p.posLeft--
+	return p.pos
+}

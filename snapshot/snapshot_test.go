@@ -1,0 +1,175 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+var sampleItems = []string{
+	`{"ContentID":"Content_b","Name":"Café Müller","Status":"Published","CreatedAt":"2021-04-23T10:00:00.000Z","Data":{"price":19.90,"tags":["red","blue"],"body":"<p>Hello <strong>wor</strong>ld</p>"},"ParentID":"Content_a"}`,
+	`{"Status":"Published","ContentID":"Content_a","Name":"Erian Suwandi","CreatedAt":"2020-01-01T00:00:00.000Z","Data":{"price":10,"tags":"green"}}`,
+	`{"ContentID":"Content_c","Status":"Published","Data":{"price":1e3,"flag":true}}`,
+}
+
+func build(t testing.TB, preview bool, items ...string) []byte {
+	t.Helper()
+	w, err := NewWriter("demo", preview)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if err := w.Add([]byte(it)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := w.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRoundTripAndOrder(t *testing.T) {
+	s, err := Open(build(t, false, sampleItems...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Environment() != "demo" || s.Preview() || s.Len() != 3 {
+		t.Fatalf("header: env %q preview %v len %d", s.Environment(), s.Preview(), s.Len())
+	}
+	// D2: documented members in the documented order, others after, in source order;
+	// number text kept exactly.
+	want := `{"Status":"Published","CreatedAt":"2021-04-23T10:00:00.000Z","Data":{"price":19.90,"tags":["red","blue"],"body":"<p>Hello <strong>wor</strong>ld</p>"},"Name":"Café Müller","ContentID":"Content_b","ParentID":"Content_a"}`
+	if got := s.Item(1); got != want {
+		t.Errorf("item 1:\n got %s\nwant %s", got, want)
+	}
+	for i, id := range []string{"Content_a", "Content_b", "Content_c"} {
+		if s.ContentID(i) != id {
+			t.Errorf("ContentID(%d) = %q, want %q", i, s.ContentID(i), id)
+		}
+		if doc, ok := s.Lookup(id); !ok || doc != i {
+			t.Errorf("Lookup(%q) = %d, %v", id, doc, ok)
+		}
+	}
+	if _, ok := s.Lookup("Content_zz"); ok {
+		t.Error("Lookup of a missing id succeeded")
+	}
+	if !slices.Equal(s.Statuses(), []string{"Published"}) {
+		t.Errorf("statuses %v", s.Statuses())
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a := build(t, false, sampleItems...)
+	rev := slices.Clone(sampleItems)
+	slices.Reverse(rev)
+	b := build(t, false, rev...)
+	if !bytes.Equal(a, b) {
+		t.Fatal("same items in another order gave different bytes")
+	}
+}
+
+func TestFieldIndexes(t *testing.T) {
+	s, err := Open(build(t, false, sampleItems...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := s.Field("Data.tags")
+	if tags == nil || !tags.MultiValued() {
+		t.Fatalf("Data.tags: %+v", tags)
+	}
+	i, ok := tags.Text().Find("blue")
+	if !ok {
+		t.Fatal("term blue not found")
+	}
+	p := tags.Text().Postings(i)
+	if doc := p.Next(); doc != 1 || p.Freq() != 1 || p.NextPosition() != 1+100 {
+		t.Errorf("blue: doc %d freq %d", doc, p.Freq())
+	}
+	if p.Next() != -1 {
+		t.Error("blue: more than one item")
+	}
+	price := s.Field("Data.price")
+	var order []string
+	for doc := range s.Len() {
+		order = append(order, fmt.Sprint(price.RankAsc(doc)))
+	}
+	if got := fmt.Sprint(order); got != "[0 1 2]" { // 10 < 19.90 < 1e3
+		t.Errorf("price ranks %s", got)
+	}
+	created := s.Field("CreatedAt")
+	if !created.HasSortOrders() {
+		t.Fatal("CreatedAt has no sort orders")
+	}
+	var desc []int
+	for i := range s.Len() {
+		desc = append(desc, created.SortedDoc(i, true))
+	}
+	if !slices.Equal(desc, []int{1, 0, 2}) { // newest first, missing last (D6)
+		t.Errorf("CreatedAt desc = %v", desc)
+	}
+	if body := s.Field("Data.body"); body != nil {
+		if _, ok := body.Keyword().Find("<p>Hello <strong>wor</strong>ld</p>"); !ok {
+			t.Error("keyword form is not the raw value")
+		}
+	}
+}
+
+func TestPublishedOnly(t *testing.T) {
+	w, _ := NewWriter("demo", false)
+	if err := w.Add([]byte(`{"ContentID":"x","Status":"Draft"}`)); err == nil {
+		t.Error("a draft went into a published-only snapshot (D3)")
+	}
+	if err := w.Add([]byte(`{"ContentID":"x","Status":"Published","Name":"a","Name":"b"}`)); err == nil {
+		t.Error("duplicate member accepted")
+	}
+	if _, err := NewWriter("bad/env", false); err == nil {
+		t.Error("bad environment id accepted (D1)")
+	}
+}
+
+func TestOpenRejects(t *testing.T) {
+	good := build(t, false, sampleItems...)
+	flip := slices.Clone(good)
+	flip[len(flip)/2] ^= 1
+	major := slices.Clone(good)
+	binary.LittleEndian.PutUint16(major[offMajor:], 9)
+	for name, tc := range map[string]struct {
+		data []byte
+		want error
+	}{
+		"empty":     {nil, ErrNotSnapshot},
+		"magic":     {[]byte("hello world, this is not a snapshot at all, no sir, not one bit of it......"), ErrNotSnapshot},
+		"bit flip":  {flip, ErrChecksum},
+		"version":   {major, ErrVersion},
+		"truncated": {good[:len(good)-3], ErrChecksum},
+	} {
+		if _, err := Open(tc.data); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
+		}
+	}
+}
+
+func TestLengthEncodingMatchesLucene(t *testing.T) {
+	// Values from Lucene's TestSmallFloat: byte4ToInt(intToByte4(i)) <= i, exact below 24.
+	for i := 0; i < 24; i++ {
+		if DecodeLength(EncodeLength(i)) != i {
+			t.Errorf("length %d not exact", i)
+		}
+	}
+	prev := -1
+	for i := 0; i < 1<<20; i++ {
+		d := DecodeLength(EncodeLength(i))
+		if d > i || d < prev {
+			t.Fatalf("length %d decodes to %d", i, d)
+		}
+		prev = d
+	}
+	if DecodeLength(255) != 2013265944 {
+		t.Errorf("byte 255 decodes to %d", DecodeLength(255))
+	}
+}

@@ -1,0 +1,760 @@
+package snapshot
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge/datetime"
+	"github.com/cdaedge/cdaedge/edge/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// memberOrder is the output order of the documented members (decisions D2); other
+// top-level members follow in source order.
+var memberOrder = [...]string{
+	"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
+	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID",
+}
+
+// dateMembers are the top-level members that hold instants (decisions D5): they are
+// indexed as dates (sortable by instant), not as analysed text.
+var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
+
+func isDateMember(name string) bool {
+	for _, m := range dateMembers {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// PublishedStatus is the status that a published-only snapshot holds (decisions D3).
+const PublishedStatus = "Published"
+
+// ValidEnvironmentID reports whether id matches [A-Za-z0-9][A-Za-z0-9_.-]{0,127}
+// (decisions D1).
+func ValidEnvironmentID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Writer accumulates content items and writes a snapshot. Writing is deterministic:
+// the same set of items, added in any order, gives byte-identical output.
+type Writer struct {
+	env     string
+	preview bool
+	items   []pendingItem
+	ids     map[string]struct{}
+}
+
+type pendingItem struct {
+	id   string
+	json []byte
+}
+
+// NewWriter returns a writer for environment env (decisions D1); preview marks a
+// snapshot that may hold items of every status (decisions D3).
+func NewWriter(env string, preview bool) (*Writer, error) {
+	if !ValidEnvironmentID(env) {
+		return nil, fmt.Errorf("environment id %q: must match [A-Za-z0-9][A-Za-z0-9_.-]{0,127}", env)
+	}
+	return &Writer{env: env, preview: preview, ids: map[string]struct{}{}}, nil
+}
+
+// Len reports how many items were added.
+func (w *Writer) Len() int { return len(w.items) }
+
+// Add canonicalises one item (a JSON object with a non-empty string ContentID) into
+// the member order of decisions D2 and compact form, and adds it. It refuses duplicate
+// ContentIDs, duplicate member names, and, in a published-only writer, items whose
+// Status is not Published (decisions D3).
+func (w *Writer) Add(item []byte) error {
+	canon, id, status, err := Canonicalize(item)
+	if err != nil {
+		return err
+	}
+	if !w.preview && status != PublishedStatus {
+		return fmt.Errorf("item %q: status %q in a published-only snapshot", id, status)
+	}
+	if _, dup := w.ids[id]; dup {
+		return fmt.Errorf("item %q: duplicate ContentID", id)
+	}
+	w.ids[id] = struct{}{}
+	w.items = append(w.items, pendingItem{id: id, json: canon})
+	return nil
+}
+
+// Canonicalize returns item as compact JSON with its members in the order of decisions
+// D2, along with its ContentID and Status. Values keep their exact source text (numbers
+// are not re-formatted, strings keep their escapes); only whitespace is dropped.
+func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
+	if !gjson.ValidBytes(item) {
+		return nil, "", "", fmt.Errorf("invalid JSON")
+	}
+	root := gjson.ParseBytes(item)
+	if !root.IsObject() {
+		return nil, "", "", fmt.Errorf("item must be a JSON object")
+	}
+	if err := checkDuplicateMembers(root, ""); err != nil {
+		return nil, "", "", err
+	}
+	idv := root.Get("ContentID")
+	if idv.Type != gjson.String || idv.Str == "" {
+		return nil, "", "", fmt.Errorf("/ContentID: required, a non-empty string")
+	}
+	type member struct{ key, value string }
+	var documented [len(memberOrder)]*member
+	var others []member
+	root.ForEach(func(k, v gjson.Result) bool {
+		m := member{key: k.Raw, value: v.Raw}
+		for i, name := range memberOrder {
+			if k.Str == name {
+				documented[i] = &m
+				return true
+			}
+		}
+		others = append(others, m)
+		return true
+	})
+	out := make([]byte, 0, len(item))
+	out = append(out, '{')
+	emit := func(m member) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, m.key...)
+		out = append(out, ':')
+		out = appendCompact(out, m.value)
+	}
+	for _, m := range documented {
+		if m != nil {
+			emit(*m)
+		}
+	}
+	for _, m := range others {
+		emit(m)
+	}
+	out = append(out, '}')
+	st := root.Get("Status")
+	return out, idv.Str, st.Str, nil
+}
+
+// appendCompact appends JSON text without insignificant whitespace.
+func appendCompact(dst []byte, raw string) []byte {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			dst = append(dst, c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				dst = append(dst, raw[i])
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			inString = true
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func checkDuplicateMembers(v gjson.Result, pointer string) error {
+	var err error
+	switch {
+	case v.IsObject():
+		seen := map[string]struct{}{}
+		v.ForEach(func(k, child gjson.Result) bool {
+			if _, dup := seen[k.Str]; dup {
+				err = fmt.Errorf("%s/%s: duplicate member", pointer, k.Str)
+				return false
+			}
+			seen[k.Str] = struct{}{}
+			err = checkDuplicateMembers(child, pointer+"/"+k.Str)
+			return err == nil
+		})
+	case v.IsArray():
+		i := 0
+		v.ForEach(func(_, child gjson.Result) bool {
+			err = checkDuplicateMembers(child, fmt.Sprintf("%s/%d", pointer, i))
+			i++
+			return err == nil
+		})
+	}
+	return err
+}
+
+// buildValue is one typed scalar of a field while the snapshot is built.
+type buildValue struct {
+	kind ValueKind
+	num  float64 // KindNumber
+	ms   int64   // KindDate
+	str  string  // KindString, KindDate (raw text, for the keyword form)
+	b    bool    // KindBool
+}
+
+// fieldBuilder collects one field's index structures. Items are processed in ContentID
+// order, so every list it appends to is sorted by item number.
+type fieldBuilder struct {
+	name     string
+	topLevel bool
+	multi    bool
+	docCount int
+
+	terms    map[string]*postingBuf
+	textDocs int
+	sumTTF   int64
+	norms    []byte
+
+	keywords map[string]*postingBuf
+
+	values    [][]buildValue
+	hasValues bool
+}
+
+type postingBuf struct {
+	buf     []byte
+	df      int
+	lastDoc int
+}
+
+func (p *postingBuf) addDoc(doc int) {
+	p.buf = binary.AppendUvarint(p.buf, uint64(doc-p.lastDoc))
+	p.lastDoc = doc
+	p.df++
+}
+
+// docScratch gathers one item's scalar values per field before they are indexed.
+type docScratch struct {
+	order  []string
+	values map[string][]gjson.Result
+	tokens []analysis.Token
+	byTerm map[string][]int
+}
+
+// Bytes builds the snapshot file.
+func (w *Writer) Bytes() ([]byte, error) {
+	items := slices.Clone(w.items)
+	slices.SortFunc(items, func(a, b pendingItem) int { return strings.Compare(a.id, b.id) })
+	n := len(items)
+	if uint64(n) > math.MaxUint32-1 {
+		return nil, fmt.Errorf("too many items: %d", n)
+	}
+
+	fields := map[string]*fieldBuilder{}
+	statuses := map[string]struct{}{}
+	scratch := &docScratch{values: map[string][]gjson.Result{}, byTerm: map[string][]int{}}
+	for doc, it := range items {
+		root := gjson.ParseBytes(it.json)
+		if st := root.Get("Status"); st.Exists() {
+			statuses[st.String()] = struct{}{}
+		}
+		scratch.order = scratch.order[:0]
+		for k := range scratch.values {
+			delete(scratch.values, k)
+		}
+		root.ForEach(func(k, v gjson.Result) bool {
+			scratch.collect(k.Str, v)
+			return true
+		})
+		for _, path := range scratch.order {
+			fb := fields[path]
+			if fb == nil {
+				fb = &fieldBuilder{name: path, topLevel: !strings.Contains(path, "."), terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{}}
+				fields[path] = fb
+			}
+			fb.addDoc(doc, n, scratch.values[path], scratch)
+		}
+	}
+
+	var b fileBuilder
+	b.start()
+
+	meta := []byte(`{"environment":`)
+	meta = jsonw.String(meta, w.env)
+	meta = append(meta, `,"preview":`...)
+	meta = jsonw.Bool(meta, w.preview)
+	meta = append(meta, `,"statuses":[`...)
+	for i, s := range sortedKeys(statuses) {
+		if i > 0 {
+			meta = append(meta, ',')
+		}
+		meta = jsonw.String(meta, s)
+	}
+	meta = append(meta, "]}"...)
+	b.section(secMeta, meta)
+
+	var blob, offs []byte
+	offs = binary.LittleEndian.AppendUint32(offs, 0)
+	for _, it := range items {
+		blob = append(blob, it.json...)
+		if uint64(len(blob)) > math.MaxUint32 {
+			return nil, fmt.Errorf("items exceed 4 GiB")
+		}
+		offs = binary.LittleEndian.AppendUint32(offs, uint32(len(blob)))
+	}
+	b.section(secItems, blob)
+	b.section(secItemOffsets, offs)
+
+	blob, offs = blob[:0], offs[:0]
+	offs = binary.LittleEndian.AppendUint32(offs, 0)
+	for _, it := range items {
+		blob = append(blob, it.id...)
+		offs = binary.LittleEndian.AppendUint32(offs, uint32(len(blob)))
+	}
+	b.section(secIDs, blob)
+	b.section(secIDOffsets, offs)
+
+	var dir, terms, postings, norms, docvalues, ranks, perms []byte
+	names := sortedKeys(fields)
+	dir = binary.AppendUvarint(dir, uint64(len(names)))
+	for _, name := range names {
+		fb := fields[name]
+		flags := uint64(0)
+		if fb.topLevel {
+			flags |= fieldTopLevel
+		}
+		if len(fb.terms) > 0 {
+			flags |= fieldHasText
+		}
+		if len(fb.keywords) > 0 {
+			flags |= fieldHasKeyword
+		}
+		if fb.hasValues {
+			flags |= fieldHasValues
+		}
+		if fb.multi {
+			flags |= fieldMultiValued
+		}
+		if fb.hasValues && fb.topLevel {
+			flags |= fieldHasPerms
+		}
+		dir = binary.AppendUvarint(dir, uint64(len(name)))
+		dir = append(dir, name...)
+		dir = binary.AppendUvarint(dir, flags)
+		dir = binary.AppendUvarint(dir, uint64(fb.docCount))
+		if flags&fieldHasText != 0 {
+			var off, size int
+			terms, postings, off, size = appendTermDict(terms, postings, fb.terms)
+			dir = appendUvarints(dir, off, size, fb.textDocs, int(fb.sumTTF), len(norms))
+			norms = append(norms, fb.norms...)
+		}
+		var kwOrder map[string]uint32
+		if flags&fieldHasKeyword != 0 {
+			var off, size int
+			terms, postings, off, size = appendTermDict(terms, postings, fb.keywords)
+			dir = appendUvarints(dir, off, size)
+			kwOrder = make(map[string]uint32, len(fb.keywords))
+			for i, k := range sortedKeys(fb.keywords) {
+				kwOrder[k] = uint32(i)
+			}
+		}
+		if flags&fieldHasValues != 0 {
+			dvOff := len(docvalues)
+			docvalues = appendDocValues(docvalues, fb.values, n, kwOrder)
+			asc, desc := fb.ranks(n)
+			ascOff := len(ranks)
+			ranks = appendU32s(ranks, asc)
+			descOff := ascOff
+			if fb.multi {
+				descOff = len(ranks)
+				ranks = appendU32s(ranks, desc)
+			}
+			dir = appendUvarints(dir, dvOff, len(docvalues)-dvOff, ascOff, descOff)
+			if flags&fieldHasPerms != 0 {
+				pa, pd := sortOrders(asc, desc)
+				dir = appendUvarints(dir, len(perms))
+				perms = appendU32s(perms, pa)
+				dir = appendUvarints(dir, len(perms))
+				perms = appendU32s(perms, pd)
+			}
+		}
+	}
+	b.section(secFields, dir)
+	b.section(secTerms, terms)
+	b.section(secPostings, postings)
+	b.section(secNorms, norms)
+	b.section(secDocValues, docvalues)
+	b.section(secRanks, ranks)
+	b.section(secPerms, perms)
+	return b.finish(w.preview, n), nil
+}
+
+// collect records the scalar values below v under their dotted paths, in first-seen order.
+func (s *docScratch) collect(path string, v gjson.Result) {
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, child gjson.Result) bool {
+			s.collect(path+"."+k.Str, child)
+			return true
+		})
+	case v.IsArray():
+		v.ForEach(func(_, child gjson.Result) bool {
+			s.collect(path, child)
+			return true
+		})
+	case v.Type == gjson.Null:
+		// Elasticsearch indexes nothing for null: the field does not exist for this item.
+	default:
+		if _, seen := s.values[path]; !seen {
+			s.order = append(s.order, path)
+		}
+		s.values[path] = append(s.values[path], v)
+	}
+}
+
+// addDoc indexes one item's values of this field.
+func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
+	fb.docCount++
+	if len(vals) > 1 {
+		fb.multi = true
+	}
+	inData := strings.HasPrefix(fb.name, "Data.")
+	isDate := fb.topLevel && isDateMember(fb.name)
+
+	// Analysed text: every string value, markup stripped inside Data (decisions D4),
+	// values separated by the position gap so phrases never cross values.
+	s.tokens = s.tokens[:0]
+	pos := 0
+	for i, v := range vals {
+		if v.Type != gjson.String || isDate {
+			continue
+		}
+		text := v.Str
+		if inData {
+			text = analysis.StripHTML(text)
+		}
+		base := len(s.tokens)
+		s.tokens = analysis.Standard(s.tokens, text)
+		if i > 0 && base > 0 {
+			pos = s.tokens[base-1].Position + analysis.PositionIncrementGap + 1
+		}
+		for j := base; j < len(s.tokens); j++ {
+			s.tokens[j].Position += pos
+		}
+		if len(s.tokens) > base {
+			pos = s.tokens[len(s.tokens)-1].Position + 1
+		}
+	}
+	if len(s.tokens) > 0 {
+		for k := range s.byTerm {
+			delete(s.byTerm, k)
+		}
+		for _, t := range s.tokens {
+			s.byTerm[t.Term] = append(s.byTerm[t.Term], t.Position)
+		}
+		for _, term := range sortedKeys(s.byTerm) {
+			positions := s.byTerm[term]
+			pb := fb.terms[term]
+			if pb == nil {
+				pb = &postingBuf{}
+				fb.terms[term] = pb
+			}
+			pb.addDoc(doc)
+			pb.buf = binary.AppendUvarint(pb.buf, uint64(len(positions)))
+			last := 0
+			for _, p := range positions {
+				pb.buf = binary.AppendUvarint(pb.buf, uint64(p-last))
+				last = p
+			}
+		}
+		if fb.norms == nil {
+			fb.norms = make([]byte, n)
+		}
+		fb.norms[doc] = EncodeLength(len(s.tokens))
+		fb.textDocs++
+		fb.sumTTF += int64(len(s.tokens))
+	}
+
+	// Exact values and typed values.
+	var typed []buildValue
+	for _, v := range vals {
+		var bv buildValue
+		switch v.Type {
+		case gjson.String:
+			bv = buildValue{kind: KindString, str: v.Str}
+			if isDate {
+				if inst, err := datetime.Parse(v.Str); err == nil {
+					bv = buildValue{kind: KindDate, ms: inst.Millis, str: v.Str}
+				}
+			}
+			kb := fb.keywords[v.Str]
+			if kb == nil {
+				kb = &postingBuf{}
+				fb.keywords[v.Str] = kb
+			}
+			if kb.df == 0 || kb.lastDoc != doc {
+				kb.addDoc(doc)
+			}
+		case gjson.Number:
+			bv = buildValue{kind: KindNumber, num: v.Num}
+		case gjson.True, gjson.False:
+			bv = buildValue{kind: KindBool, b: v.Type == gjson.True}
+		default:
+			continue
+		}
+		typed = append(typed, bv)
+	}
+	if len(typed) > 0 {
+		if fb.values == nil {
+			fb.values = make([][]buildValue, n)
+		}
+		fb.values[doc] = typed
+		fb.hasValues = true
+	}
+}
+
+// compareValues orders values as decisions D6/D12 sort them: by kind (numbers <
+// strings < booleans), then dates by instant, numbers numerically, strings by byte order.
+func compareValues(a, b buildValue) int {
+	if a.kind != b.kind {
+		return int(a.kind) - int(b.kind)
+	}
+	switch a.kind {
+	case KindNumber:
+		return cmpOrdered(a.num, b.num)
+	case KindDate:
+		return cmpOrdered(a.ms, b.ms)
+	case KindString:
+		return strings.Compare(a.str, b.str)
+	default:
+		return boolInt(a.b) - boolInt(b.b)
+	}
+}
+
+func cmpOrdered[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ranks returns, per item, the rank of its smallest value (ascending sorts) and of its
+// largest value (descending sorts, decisions D12) among the field's distinct values.
+func (fb *fieldBuilder) ranks(n int) (asc, desc []uint32) {
+	var distinct []buildValue
+	for _, vs := range fb.values {
+		distinct = append(distinct, vs...)
+	}
+	slices.SortFunc(distinct, compareValues)
+	distinct = slices.CompactFunc(distinct, func(a, b buildValue) bool { return compareValues(a, b) == 0 })
+	rankOf := func(v buildValue) uint32 {
+		i, _ := slices.BinarySearchFunc(distinct, v, compareValues)
+		return uint32(i)
+	}
+	asc = make([]uint32, n)
+	desc = make([]uint32, n)
+	for doc := range asc {
+		vs := fb.values[doc]
+		if len(vs) == 0 {
+			asc[doc], desc[doc] = NoRank, NoRank
+			continue
+		}
+		lo, hi := vs[0], vs[0]
+		for _, v := range vs[1:] {
+			if compareValues(v, lo) < 0 {
+				lo = v
+			}
+			if compareValues(v, hi) > 0 {
+				hi = v
+			}
+		}
+		asc[doc], desc[doc] = rankOf(lo), rankOf(hi)
+	}
+	return asc, desc
+}
+
+// sortOrders returns the items in ascending order of asc and in descending order of
+// desc; ties by item number (ContentID) ascending and items without the field last in
+// both (decisions D6).
+func sortOrders(asc, desc []uint32) (pa, pd []uint32) {
+	pa = make([]uint32, len(asc))
+	pd = make([]uint32, len(desc))
+	for i := range pa {
+		pa[i], pd[i] = uint32(i), uint32(i)
+	}
+	slices.SortStableFunc(pa, func(a, b uint32) int { return cmpOrdered(int64(asc[a]), int64(asc[b])) })
+	slices.SortStableFunc(pd, func(a, b uint32) int {
+		ra, rb := desc[a], desc[b]
+		switch {
+		case ra == rb:
+			return 0
+		case ra == NoRank:
+			return 1
+		case rb == NoRank:
+			return -1
+		}
+		return cmpOrdered(int64(rb), int64(ra))
+	})
+	return pa, pd
+}
+
+// appendTermDict writes a sorted term dictionary to terms and its postings to postings:
+//
+//	count u32 | term offsets u32[count+1] | postings offsets u32[count+1] | term bytes
+//
+// padded to 4 bytes. Term offsets are relative to the term bytes, postings offsets are
+// absolute in the postings section. Each postings list starts with the document frequency.
+func appendTermDict(terms, postings []byte, dict map[string]*postingBuf) ([]byte, []byte, int, int) {
+	for len(terms)%4 != 0 {
+		terms = append(terms, 0)
+	}
+	off := len(terms)
+	keys := sortedKeys(dict)
+	terms = binary.LittleEndian.AppendUint32(terms, uint32(len(keys)))
+	pos := 0
+	terms = binary.LittleEndian.AppendUint32(terms, 0)
+	for _, k := range keys {
+		pos += len(k)
+		terms = binary.LittleEndian.AppendUint32(terms, uint32(pos))
+	}
+	for _, k := range keys {
+		terms = binary.LittleEndian.AppendUint32(terms, uint32(len(postings)))
+		pb := dict[k]
+		postings = binary.AppendUvarint(postings, uint64(pb.df))
+		postings = append(postings, pb.buf...)
+	}
+	terms = binary.LittleEndian.AppendUint32(terms, uint32(len(postings)))
+	for _, k := range keys {
+		terms = append(terms, k...)
+	}
+	return terms, postings, off, len(terms) - off
+}
+
+// appendDocValues writes u32[n+1] offsets (relative to the entries) then the entries:
+// kind byte, then float64 bits (number), int64 ms (date), uvarint ordinal in the
+// keyword dictionary (string) or one byte (bool).
+func appendDocValues(dst []byte, values [][]buildValue, n int, ords map[string]uint32) []byte {
+	var entries []byte
+	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	for doc := 0; doc < n; doc++ {
+		for _, v := range values[doc] {
+			entries = append(entries, byte(v.kind))
+			switch v.kind {
+			case KindNumber:
+				entries = binary.LittleEndian.AppendUint64(entries, math.Float64bits(v.num))
+			case KindDate:
+				entries = binary.LittleEndian.AppendUint64(entries, uint64(v.ms))
+			case KindString:
+				entries = binary.AppendUvarint(entries, uint64(ords[v.str]))
+			case KindBool:
+				entries = append(entries, byte(boolInt(v.b)))
+			}
+		}
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(entries)))
+	}
+	return append(dst, entries...)
+}
+
+func appendU32s(dst []byte, vs []uint32) []byte {
+	for _, v := range vs {
+		dst = binary.LittleEndian.AppendUint32(dst, v)
+	}
+	return dst
+}
+
+func appendUvarints(dst []byte, vs ...int) []byte {
+	for _, v := range vs {
+		dst = binary.AppendUvarint(dst, uint64(v))
+	}
+	return dst
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fileBuilder lays out the header, the 8-byte aligned sections and the section table.
+type fileBuilder struct {
+	buf   bytes.Buffer
+	table []Section
+}
+
+func (b *fileBuilder) start() { b.buf.Write(make([]byte, headerSize)) }
+
+func (b *fileBuilder) section(name string, data []byte) {
+	for b.buf.Len()%8 != 0 {
+		b.buf.WriteByte(0)
+	}
+	b.table = append(b.table, Section{Name: name, Offset: int64(b.buf.Len()), Length: int64(len(data))})
+	b.buf.Write(data)
+}
+
+func (b *fileBuilder) finish(preview bool, n int) []byte {
+	for b.buf.Len()%8 != 0 {
+		b.buf.WriteByte(0)
+	}
+	tableOff := b.buf.Len()
+	for _, s := range b.table {
+		var name [sectionNameSize]byte
+		copy(name[:], s.Name)
+		b.buf.Write(name[:])
+		b.buf.Write(binary.LittleEndian.AppendUint64(nil, uint64(s.Offset)))
+		b.buf.Write(binary.LittleEndian.AppendUint64(nil, uint64(s.Length)))
+	}
+	out := b.buf.Bytes()
+	copy(out[offMagic:], Magic)
+	binary.LittleEndian.PutUint16(out[offMajor:], MajorVersion)
+	binary.LittleEndian.PutUint16(out[offMinor:], MinorVersion)
+	var flags uint32
+	if preview {
+		flags |= flagPreview
+	}
+	binary.LittleEndian.PutUint32(out[offFlags:], flags)
+	binary.LittleEndian.PutUint32(out[offItems:], uint32(n))
+	binary.LittleEndian.PutUint32(out[offSections:], uint32(len(b.table)))
+	binary.LittleEndian.PutUint64(out[offTable:], uint64(tableOff))
+	hash := sha256.Sum256(out[headerSize:])
+	copy(out[offHash:], hash[:])
+	binary.LittleEndian.PutUint32(out[offChecksum:], checksum(out))
+	return out
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checksum is the CRC-32C of data with the checksum field taken as zero.
+func checksum(data []byte) uint32 {
+	var zero [checksumSize]byte
+	c := crc32.Update(0, castagnoli, data[:offChecksum])
+	c = crc32.Update(c, castagnoli, zero[:])
+	return crc32.Update(c, castagnoli, data[offChecksum+checksumSize:])
+}
