@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"github.com/cdaedge/cdaedge/edge/query"
 	"math/bits"
 	"slices"
 	"strings"
@@ -58,7 +59,7 @@ type Result struct {
 
 // Search evaluates s: it matches, counts, sorts and pages. The returned Docs slice is
 // reused by the next call.
-func (e *Engine) Search(s *Search) (Result, error) {
+func (e *Engine) Search(s *query.Search) (Result, error) {
 	set, err := e.eval(s.Query)
 	if err != nil {
 		return Result{}, err
@@ -73,7 +74,7 @@ func (e *Engine) Search(s *Search) (Result, error) {
 	if end > total {
 		end = total
 	}
-	var key SortField
+	var key query.SortField
 	if len(s.Sort) > 0 {
 		key = s.Sort[0]
 	}
@@ -123,25 +124,25 @@ func (e *Engine) Search(s *Search) (Result, error) {
 }
 
 // eval returns the set of items q matches.
-func (e *Engine) eval(q Query) (docSet, error) {
+func (e *Engine) eval(q query.Query) (docSet, error) {
 	switch q := q.(type) {
-	case nil, MatchAll:
+	case nil, query.MatchAll:
 		return newDocSet(e.n).fill(e.n), nil
-	case MatchNone:
+	case query.MatchNone:
 		return newDocSet(e.n), nil
-	case Term:
+	case query.Term:
 		return e.evalTerm(q), nil
-	case Bool:
+	case query.Bool:
 		return e.evalBool(q)
-	case Range:
+	case query.Range:
 		return e.evalRange(q), nil
-	case Exists:
+	case query.Exists:
 		set := newDocSet(e.n)
 		if f := e.snap.Field(q.Field); f != nil {
 			e.forEachValue(f, func(doc int, _ snapshot.Value) { set.add(doc) })
 		}
 		return set, nil
-	case IDs:
+	case query.IDs:
 		set := newDocSet(e.n)
 		for _, id := range q.Values {
 			if doc, ok := e.snap.Lookup(id); ok {
@@ -153,7 +154,7 @@ func (e *Engine) eval(q Query) (docSet, error) {
 	return nil, Errorf(CodeInternal, "unsupported query node %T", q)
 }
 
-func (e *Engine) evalTerm(q Term) docSet {
+func (e *Engine) evalTerm(q query.Term) docSet {
 	set := newDocSet(e.n)
 	var dict snapshot.TermDict
 	if base, ok := strings.CutSuffix(q.Field, ".keyword"); ok {
@@ -172,7 +173,7 @@ func (e *Engine) evalTerm(q Term) docSet {
 	return set
 }
 
-func (e *Engine) evalBool(q Bool) (docSet, error) {
+func (e *Engine) evalBool(q query.Bool) (docSet, error) {
 	var result docSet
 	shouldCount := 0
 	var should []docSet
@@ -182,13 +183,13 @@ func (e *Engine) evalBool(q Bool) (docSet, error) {
 			return nil, err
 		}
 		switch c.Occur {
-		case Must, Filter:
+		case query.Must, query.Filter:
 			if result == nil {
 				result = sub
 			} else {
 				result.and(sub)
 			}
-		case Should:
+		case query.Should:
 			should = append(should, sub)
 			shouldCount++
 		}
@@ -204,7 +205,7 @@ func (e *Engine) evalBool(q Bool) (docSet, error) {
 		result.and(atLeast(should, minShould, e.n))
 	}
 	for _, c := range q.Clauses {
-		if c.Occur == MustNot {
+		if c.Occur == query.MustNot {
 			sub, err := e.eval(c.Query)
 			if err != nil {
 				return nil, err
@@ -251,7 +252,7 @@ func (e *Engine) forEachValue(f *snapshot.Field, fn func(doc int, v snapshot.Val
 	}
 }
 
-func (e *Engine) evalRange(q Range) docSet {
+func (e *Engine) evalRange(q query.Range) docSet {
 	set := newDocSet(e.n)
 	// Typed values back both forms of a field: a range on "Name" or "Name.keyword"
 	// compares the exact values.
@@ -273,19 +274,19 @@ func (e *Engine) evalRange(q Range) docSet {
 }
 
 // inBound reports whether v is on the inner side of bound b (upper or lower).
-func inBound(v snapshot.Value, b *Bound, dict snapshot.TermDict, upper bool) bool {
+func inBound(v snapshot.Value, b *query.Bound, dict snapshot.TermDict, upper bool) bool {
 	if b == nil {
 		return true
 	}
 	var c int
 	switch {
-	case v.Kind == snapshot.KindDate && b.Value.Kind == ScalarDate:
+	case v.Kind == snapshot.KindDate && b.Value.Kind == query.ScalarDate:
 		c = cmp3(v.Millis, b.Value.Millis)
-	case v.Kind == snapshot.KindNumber && b.Value.Kind == ScalarNumber:
+	case v.Kind == snapshot.KindNumber && b.Value.Kind == query.ScalarNumber:
 		c = cmp3(v.Number, b.Value.Number)
-	case v.Kind == snapshot.KindString && b.Value.Kind == ScalarString:
+	case v.Kind == snapshot.KindString && b.Value.Kind == query.ScalarString:
 		c = strings.Compare(dict.Term(int(v.Ord)), b.Value.Str)
-	case v.Kind == snapshot.KindBool && b.Value.Kind == ScalarBool:
+	case v.Kind == snapshot.KindBool && b.Value.Kind == query.ScalarBool:
 		c = boolCmp(v.Bool, b.Value.Bool)
 	default:
 		return false

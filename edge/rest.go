@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"github.com/cdaedge/cdaedge/edge/query"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ var restListParams = [...]string{
 // ParseRESTList compiles the list endpoint's query string (spec §1) into a Search.
 // Unknown parameters are ignored (clients add cache-busters), but a known name in
 // another case or a repeated known parameter is an error (decisions D12).
-func ParseRESTList(rawQuery string, schema Schema) (*Search, error) {
+func ParseRESTList(rawQuery string, schema Schema) (*query.Search, error) {
 	params, err := ParseParams(rawQuery)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func ParseRESTList(rawQuery string, schema Schema) (*Search, error) {
 		values[known] = p.Value
 	}
 
-	var filters []Clause
+	var filters []query.Clause
 	for _, f := range restFilters {
 		v, ok := values[f.param]
 		if !ok {
@@ -77,12 +78,12 @@ func ParseRESTList(rawQuery string, schema Schema) (*Search, error) {
 			return nil, err
 		}
 		if q != nil {
-			filters = append(filters, Clause{Occur: Filter, Query: q})
+			filters = append(filters, query.Clause{Occur: query.Filter, Query: q})
 		}
 	}
-	s := &Search{Query: MatchAll{}, Size: DefaultPageSize}
+	s := &query.Search{Query: query.MatchAll{}, Size: DefaultPageSize}
 	if len(filters) > 0 {
-		s.Query = Bool{Clauses: filters}
+		s.Query = query.Bool{Clauses: filters}
 	}
 	page, err := pageNumber("page", values["page"])
 	if err != nil {
@@ -100,14 +101,14 @@ func ParseRESTList(rawQuery string, schema Schema) (*Search, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Sort = []SortField{{Field: field, Desc: !asc}}
+	s.Sort = []query.SortField{{Field: field, Desc: !asc}}
 	return s, nil
 }
 
 // fieldFilter compiles a string filter on a member (decisions D4): an item matches when
 // every token of the analysed value occurs in the analysed member. An empty value is no
 // filter (nil); a value with no tokens is an error.
-func fieldFilter(param, field, value string) (Query, error) {
+func fieldFilter(param, field, value string) (query.Query, error) {
 	if value == "" {
 		return nil, nil
 	}
@@ -116,13 +117,13 @@ func fieldFilter(param, field, value string) (Query, error) {
 		return nil, Errorf(CodeInvalidArgument, "%s %q has no words to search for", param, clip(value))
 	}
 	if len(tokens) == 1 {
-		return Term{Field: field, Text: tokens[0].Term}, nil
+		return query.Term{Field: field, Text: tokens[0].Term}, nil
 	}
-	clauses := make([]Clause, len(tokens))
+	clauses := make([]query.Clause, len(tokens))
 	for i, t := range tokens {
-		clauses[i] = Clause{Occur: Filter, Query: Term{Field: field, Text: t.Term}}
+		clauses[i] = query.Clause{Occur: query.Filter, Query: query.Term{Field: field, Text: t.Term}}
 	}
-	return Bool{Clauses: clauses}, nil
+	return query.Bool{Clauses: clauses}, nil
 }
 
 // pageNumber parses a 1-based page number (decisions D7, D12); empty means 1.

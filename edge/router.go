@@ -72,15 +72,50 @@ const (
 	routeNone route = iota
 	routeRESTList
 	routeRESTItem
+	routeGraphQL
+	routeGraphQLSchema
+	routeSearch
+	routeValidate
 )
 
 // allowed lists each route's methods, for 405 answers and CORS preflight (D11).
 func (rt route) allowed() string {
 	switch rt {
-	case routeRESTList, routeRESTItem:
+	case routeRESTList, routeRESTItem, routeGraphQLSchema:
 		return "GET, HEAD, OPTIONS"
+	case routeGraphQL, routeSearch, routeValidate:
+		return "GET, HEAD, POST, OPTIONS"
 	}
 	return ""
+}
+
+// handler answers one route: it appends a 200 body to dst or returns an error.
+type handler func(r *Router, dst []byte, env *environment, req *Request) ([]byte, error)
+
+func (rt route) handler() handler {
+	switch rt {
+	case routeRESTList:
+		return (*Router).restList
+	case routeRESTItem:
+		return (*Router).restItem
+	case routeGraphQL:
+		return (*Router).graphQL
+	case routeGraphQLSchema:
+		return (*Router).graphQLSchema
+	case routeSearch:
+		return (*Router).search
+	case routeValidate:
+		return (*Router).validateQuery
+	}
+	return nil
+}
+
+// contentType is the media type of the route's successful answers.
+func (rt route) contentType() string {
+	if rt == routeGraphQLSchema {
+		return "application/graphql; charset=utf-8"
+	}
+	return contentTypeJSON
 }
 
 func (rt route) allows(method string) bool {
@@ -102,7 +137,7 @@ func (r *Router) Serve(req *Request) *Response {
 	if len(req.Body) > r.opts.MaxBodyBytes {
 		return errorResponse(Errorf(CodePayloadTooLarge, "the request body is larger than %d bytes", r.opts.MaxBodyBytes))
 	}
-	rt, envID, itemID, perr := parsePath(req.Path)
+	rt, envID, perr := parsePath(req)
 	if perr != nil {
 		return errorResponse(perr)
 	}
@@ -126,29 +161,44 @@ func (r *Router) Serve(req *Request) *Response {
 			return resp
 		}
 	}
-	buf := r.buf[:0]
-	var err error
-	switch rt {
-	case routeRESTList:
-		buf, err = r.restList(buf, env, req)
-	case routeRESTItem:
-		buf, err = r.restItem(buf, env, itemID)
-	}
+	buf, err := rt.handler()(r, r.buf[:0], env, req)
 	if err != nil {
 		e, ok := err.(*Error)
 		if !ok {
 			e = Errorf(CodeInternal, "internal error")
 		}
-		return r.envelopeHeaders(env, errorResponse(e))
+		resp := errorResponse(e)
+		if rt == routeGraphQL {
+			resp.Body = appendGraphQLErrors(resp.Body[:len(resp.Body)-1], e)
+			resp.Body = append(resp.Body, '}')
+		}
+		return r.envelopeHeaders(env, resp)
 	}
 	r.buf = buf
-	return r.success(env, req, buf)
+	return r.success(env, req, rt.contentType(), buf)
+}
+
+// appendGraphQLErrors appends the GraphQL form of an error (D8), so that GraphQL
+// clients show it: ,"errors":[{"message":..,"locations":[..],"extensions":{"code":..}}]
+func appendGraphQLErrors(dst []byte, e *Error) []byte {
+	dst = append(dst, `,"errors":[{"message":`...)
+	dst = jsonw.String(dst, e.Message)
+	if e.Line > 0 {
+		dst = append(dst, `,"locations":[{"line":`...)
+		dst = jsonw.Int(dst, int64(e.Line))
+		dst = append(dst, `,"column":`...)
+		dst = jsonw.Int(dst, int64(e.Column))
+		dst = append(dst, "}]"...)
+	}
+	dst = append(dst, `,"extensions":{"code":`...)
+	dst = jsonw.String(dst, string(e.Code))
+	return append(dst, "}}]"...)
 }
 
 // success wraps a 200 body with the caching headers of D11.
-func (r *Router) success(env *environment, req *Request, body []byte) *Response {
+func (r *Router) success(env *environment, req *Request, contentType string, body []byte) *Response {
 	etag := etagOf(env.hash, req)
-	resp := &Response{Status: 200, Headers: []Header{{"Content-Type", contentTypeJSON}}}
+	resp := &Response{Status: 200, Headers: []Header{{"Content-Type", contentType}}}
 	if env.snap.Preview() {
 		resp.Headers = append(resp.Headers, Header{"Cache-Control", "private, no-store"})
 	} else {
@@ -248,7 +298,9 @@ func (r *Router) restList(dst []byte, env *environment, req *Request) ([]byte, e
 	return append(dst, '}'), nil
 }
 
-func (r *Router) restItem(dst []byte, env *environment, id string) ([]byte, error) {
+func (r *Router) restItem(dst []byte, env *environment, req *Request) ([]byte, error) {
+	_, id, _ := strings.Cut(strings.TrimPrefix(req.Path, "/cda/rest/v1/"), "/contents/")
+	id, _ = unescape(id, false)
 	doc, ok := env.snap.Lookup(id)
 	if !ok {
 		return nil, Errorf(CodeContentNotFound, "content item %q not found", clip(id))
@@ -258,24 +310,26 @@ func (r *Router) restItem(dst []byte, env *environment, id string) ([]byte, erro
 	return append(dst, '}'), nil
 }
 
-// parsePath maps an escaped request path to a route. Segments are unescaped one by one
-// after splitting, so an escaped slash (%2F) never crosses a segment boundary.
-func parsePath(path string) (route, string, string, *Error) {
+// parsePath maps an escaped request path to a route and environment id. Segments are
+// unescaped one by one after splitting, so an escaped slash (%2F) never crosses a
+// segment boundary.
+func parsePath(req *Request) (route, string, *Error) {
+	path := req.Path
 	notFound := Errorf(CodeNotFound, "no such route: %s", clip(path))
 	if !strings.HasPrefix(path, "/cda/") {
-		return routeNone, "", "", notFound
+		return routeNone, "", notFound
 	}
 	var segs [8]string
 	n := 0
 	rest := path[1:]
 	for rest != "" || n == 0 {
 		if n == len(segs) {
-			return routeNone, "", "", notFound
+			return routeNone, "", notFound
 		}
 		seg, tail, _ := strings.Cut(rest, "/")
 		u, ok := unescape(seg, false)
 		if !ok {
-			return routeNone, "", "", Errorf(CodeNotFound, "no such route: malformed escape in %s", clip(path))
+			return routeNone, "", Errorf(CodeNotFound, "no such route: malformed escape in %s", clip(path))
 		}
 		segs[n] = u
 		n++
@@ -287,15 +341,34 @@ func parsePath(path string) (route, string, string, *Error) {
 		}
 	}
 	s := segs[:n]
-	if len(s) >= 4 && s[1] == "rest" && s[2] == "v1" && s[3] != "" {
+	if len(s) < 4 || s[2] != "v1" || s[3] == "" {
+		return routeNone, "", notFound
+	}
+	env := s[3]
+	switch s[1] {
+	case "rest":
 		switch {
 		case len(s) == 5 && s[4] == "contents":
-			return routeRESTList, s[3], "", nil
+			return routeRESTList, env, nil
 		case len(s) == 6 && s[4] == "contents" && s[5] != "":
-			return routeRESTItem, s[3], s[5], nil
+			return routeRESTItem, env, nil
+		}
+	case "graphql":
+		switch {
+		case len(s) == 4:
+			return routeGraphQL, env, nil
+		case len(s) == 5 && s[4] == "schema.graphql":
+			return routeGraphQLSchema, env, nil
+		}
+	case "es":
+		switch {
+		case len(s) == 4:
+			return routeSearch, env, nil
+		case len(s) == 6 && s[4] == "_validate" && s[5] == "query":
+			return routeValidate, env, nil
 		}
 	}
-	return routeNone, "", "", notFound
+	return routeNone, "", notFound
 }
 
 func headerValue(hs []Header, name string) string {
