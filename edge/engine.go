@@ -51,10 +51,35 @@ func (e *Engine) TopLevel(name string) (string, bool) {
 	return "", false
 }
 
-// Result is one page of a search: the items in order and how many matched in all.
+// Result is one page of a search: the items in order, their scores, and every match.
 type Result struct {
+	// Total is the number of matching items across all pages (decisions D7).
 	Total int
-	Docs  []int
+	// Docs are the page's item numbers in order.
+	Docs []int
+	// Scores are the relevance scores of Docs when the search scored (nil otherwise).
+	Scores []float64
+	// Matched is every matching item, for aggregations over all matches (D10).
+	Matched DocSet
+}
+
+// DocSet is a set of item numbers.
+type DocSet struct{ set docSet }
+
+// Count is the number of items in the set.
+func (d DocSet) Count() int { return d.set.count() }
+
+// Has reports whether item doc is in the set.
+func (d DocSet) Has(doc int) bool { return doc >= 0 && doc>>6 < len(d.set) && d.set.has(doc) }
+
+// ForEach calls fn for each item in increasing order.
+func (d DocSet) ForEach(fn func(doc int)) {
+	for i, w := range d.set {
+		for w != 0 {
+			fn(i*64 + bits.TrailingZeros64(w))
+			w &= w - 1
+		}
+	}
 }
 
 // Search evaluates s: it matches, counts, sorts and pages. The returned Docs slice is
@@ -69,7 +94,7 @@ func (e *Engine) Search(s *query.Search) (Result, error) {
 	end := s.From + s.Size
 	if s.Size <= 0 || s.From >= total {
 		e.docs = docs
-		return Result{Total: total, Docs: docs}, nil
+		return Result{Total: total, Docs: docs, Matched: DocSet{set}}, nil
 	}
 	if end > total {
 		end = total
@@ -120,7 +145,7 @@ func (e *Engine) Search(s *query.Search) (Result, error) {
 		docs = append(docs[:0], docs[s.From:end]...)
 	}
 	e.docs = docs
-	return Result{Total: total, Docs: docs}, nil
+	return Result{Total: total, Docs: docs, Matched: DocSet{set}}, nil
 }
 
 // eval returns the set of items q matches.
