@@ -26,6 +26,8 @@ type MatchNone struct{}
 type Term struct {
 	Field string
 	Text  string
+	// CaseInsensitive matches exact values regardless of case (ES case_insensitive).
+	CaseInsensitive bool
 }
 
 // Occur says how a clause of a Bool takes part in matching.
@@ -114,22 +116,25 @@ type PhrasePrefix struct {
 
 // Prefix matches items with a term starting with Prefix.
 type Prefix struct {
-	Field  string
-	Prefix string
+	Field           string
+	Prefix          string
+	CaseInsensitive bool
 }
 
 // Wildcard matches items with a term matching Pattern, where * is any run of
 // characters and ? any one character; \ escapes.
 type Wildcard struct {
-	Field   string
-	Pattern string
+	Field           string
+	Pattern         string
+	CaseInsensitive bool
 }
 
 // Regexp matches items with a term that the whole of Pattern (Lucene's regular
 // expression syntax) matches.
 type Regexp struct {
-	Field   string
-	Pattern string
+	Field           string
+	Pattern         string
+	CaseInsensitive bool
 }
 
 // Fuzzy matches items with a term within MaxEdits edits (Damerau–Levenshtein when
