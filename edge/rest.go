@@ -131,7 +131,7 @@ func pageNumber(param, value string) (int, error) {
 	if value == "" {
 		return 1, nil
 	}
-	n, err := strconv.ParseInt(value, 10, 64)
+	n, err := parseDigits(value)
 	if err != nil || n < 1 || n > maxPage {
 		return 0, Errorf(CodeInvalidArgument, "%s must be a whole number from 1 to %d, not %q", param, maxPage, clip(value))
 	}
@@ -143,11 +143,22 @@ func pageSize(param, value string) (int, error) {
 	if value == "" {
 		return DefaultPageSize, nil
 	}
-	n, err := strconv.ParseInt(value, 10, 64)
+	n, err := parseDigits(value)
 	if err != nil || n < 1 || n > MaxPageSize {
 		return 0, Errorf(CodeInvalidArgument, "%s must be a whole number from 1 to %d, not %q", param, MaxPageSize, clip(value))
 	}
 	return int(n), nil
+}
+
+// parseDigits reads a non-negative decimal integer written with digits only (no sign,
+// no spaces), as paging parameters are.
+func parseDigits(s string) (int64, error) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, strconv.ErrSyntax
+		}
+	}
+	return strconv.ParseInt(s, 10, 64)
 }
 
 // sortAscending parses sortAsc: true/false in any case, 1/0; absent means descending

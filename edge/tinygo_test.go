@@ -1,0 +1,73 @@
+package edge
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// forbiddenImports are packages the module must not use: TinyGo lacks or breaks them on
+// wasm, or they drag in reflection-heavy code that blows the size budget.
+var forbiddenImports = map[string]string{
+	"os":            "no file system at the edge",
+	"os/exec":       "no processes at the edge",
+	"net":           "no sockets at the edge",
+	"net/http":      "the router is independent of any HTTP library",
+	"encoding/json": "reflection-based; use gjson to read and jsonw to write",
+	"text/template": "panics at run time under TinyGo",
+	"html/template": "panics at run time under TinyGo",
+	"sync":          "the module is single-threaded; no goroutines",
+}
+
+// TestTinyGoCompatible keeps snapshot/ and edge/ (the code compiled into the module)
+// free of what TinyGo cannot run: forbidden imports, goroutines and recover-based
+// control flow. Test files and test-helper packages (edgetest) may use anything.
+func TestTinyGoCompatible(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, root := range []string{".", "../snapshot"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if name := d.Name(); name == "testdata" || strings.HasSuffix(name, "test") && path != root {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if why, bad := forbiddenImports[p]; bad {
+					t.Errorf("%s imports %s: %s", path, p, why)
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					t.Errorf("%s: go statement: the module is single-threaded", fset.Position(n.Pos()))
+				case *ast.CallExpr:
+					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "recover" {
+						t.Errorf("%s: recover does not work under TinyGo on wasm (a panic traps)", fset.Position(n.Pos()))
+					}
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
