@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/cdaedge/cdaedge/edge/analysis"
 	"github.com/cdaedge/cdaedge/edge/datetime"
@@ -35,6 +36,13 @@ func isDateMember(name string) bool {
 	}
 	return false
 }
+
+// IgnoreAbove is Elasticsearch's ignore_above of dynamically mapped keyword sub-fields:
+// a string inside Data longer than this many characters gets no exact form (no
+// <field>.keyword term, no sort value), as in Elasticsearch; analysed text is kept.
+// Top-level members always keep their exact form, because REST and GraphQL sort by them
+// (decisions D6).
+const IgnoreAbove = 256
 
 // PublishedStatus is the status that a published-only snapshot holds (decisions D3).
 const PublishedStatus = "Published"
@@ -108,7 +116,7 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	if !gjson.ValidBytes(item) {
 		return nil, "", "", fmt.Errorf("invalid JSON")
 	}
-	root := gjson.ParseBytes(item)
+	root := gjson.Parse(bytesView(item))
 	if !root.IsObject() {
 		return nil, "", "", fmt.Errorf("item must be a JSON object")
 	}
@@ -155,6 +163,9 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	st := root.Get("Status")
 	return out, idv.Str, st.Str, nil
 }
+
+// bytesView reads b as a string without copying; b must not change while it is used.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // appendCompact appends JSON text without insignificant whitespace.
 func appendCompact(dst []byte, raw string) []byte {
@@ -253,7 +264,6 @@ type docScratch struct {
 	order  []string
 	values map[string][]gjson.Result
 	tokens []analysis.Token
-	byTerm map[string][]int
 }
 
 // Bytes builds the snapshot file.
@@ -267,9 +277,9 @@ func (w *Writer) Bytes() ([]byte, error) {
 
 	fields := map[string]*fieldBuilder{}
 	statuses := map[string]struct{}{}
-	scratch := &docScratch{values: map[string][]gjson.Result{}, byTerm: map[string][]int{}}
+	scratch := &docScratch{values: map[string][]gjson.Result{}}
 	for doc, it := range items {
-		root := gjson.ParseBytes(it.json)
+		root := gjson.Parse(bytesView(it.json))
 		if st := root.Get("Status"); st.Exists() {
 			statuses[st.String()] = struct{}{}
 		}
@@ -308,7 +318,12 @@ func (w *Writer) Bytes() ([]byte, error) {
 	meta = append(meta, "]}"...)
 	b.section(secMeta, meta)
 
-	var blob, offs []byte
+	total := 0
+	for _, it := range items {
+		total += len(it.json)
+	}
+	blob := make([]byte, 0, total)
+	offs := make([]byte, 0, 4*(n+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)
 	for _, it := range items {
 		blob = append(blob, it.json...)
@@ -320,7 +335,7 @@ func (w *Writer) Bytes() ([]byte, error) {
 	b.section(secItems, blob)
 	b.section(secItemOffsets, offs)
 
-	blob, offs = blob[:0], offs[:0]
+	blob, offs = nil, make([]byte, 0, 4*(n+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)
 	for _, it := range items {
 		blob = append(blob, it.id...)
@@ -461,26 +476,28 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 		}
 	}
 	if len(s.tokens) > 0 {
-		for k := range s.byTerm {
-			delete(s.byTerm, k)
-		}
-		for _, t := range s.tokens {
-			s.byTerm[t.Term] = append(s.byTerm[t.Term], t.Position)
-		}
-		for _, term := range sortedKeys(s.byTerm) {
-			positions := s.byTerm[term]
+		// Group the item's tokens by term (positions stay ascending within a term)
+		// without a map: terms are appended to their postings in byte order.
+		slices.SortStableFunc(s.tokens, func(a, b analysis.Token) int { return strings.Compare(a.Term, b.Term) })
+		for start := 0; start < len(s.tokens); {
+			term := s.tokens[start].Term
+			end := start + 1
+			for end < len(s.tokens) && s.tokens[end].Term == term {
+				end++
+			}
 			pb := fb.terms[term]
 			if pb == nil {
 				pb = &postingBuf{}
-				fb.terms[term] = pb
+				fb.terms[strings.Clone(term)] = pb
 			}
 			pb.addDoc(doc)
-			pb.buf = binary.AppendUvarint(pb.buf, uint64(len(positions)))
+			pb.buf = binary.AppendUvarint(pb.buf, uint64(end-start))
 			last := 0
-			for _, p := range positions {
-				pb.buf = binary.AppendUvarint(pb.buf, uint64(p-last))
-				last = p
+			for _, t := range s.tokens[start:end] {
+				pb.buf = binary.AppendUvarint(pb.buf, uint64(t.Position-last))
+				last = t.Position
 			}
+			start = end
 		}
 		if fb.norms == nil {
 			fb.norms = make([]byte, n)
@@ -496,6 +513,9 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 		var bv buildValue
 		switch v.Type {
 		case gjson.String:
+			if inData && len(v.Str) > IgnoreAbove && utf8.RuneCountInString(v.Str) > IgnoreAbove {
+				continue
+			}
 			bv = buildValue{kind: KindString, str: v.Str}
 			if isDate {
 				if inst, err := datetime.Parse(v.Str); err == nil {
@@ -704,34 +724,38 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // fileBuilder lays out the header, the 8-byte aligned sections and the section table.
+// Sections are collected first and copied once into an exactly sized file.
 type fileBuilder struct {
-	buf   bytes.Buffer
-	table []Section
+	names []string
+	data  [][]byte
 }
 
-func (b *fileBuilder) start() { b.buf.Write(make([]byte, headerSize)) }
+func (b *fileBuilder) start() {}
 
 func (b *fileBuilder) section(name string, data []byte) {
-	for b.buf.Len()%8 != 0 {
-		b.buf.WriteByte(0)
-	}
-	b.table = append(b.table, Section{Name: name, Offset: int64(b.buf.Len()), Length: int64(len(data))})
-	b.buf.Write(data)
+	b.names = append(b.names, name)
+	b.data = append(b.data, data)
 }
 
+func align8(n int) int { return (n + 7) &^ 7 }
+
 func (b *fileBuilder) finish(preview bool, n int) []byte {
-	for b.buf.Len()%8 != 0 {
-		b.buf.WriteByte(0)
+	size := headerSize
+	for _, d := range b.data {
+		size = align8(size) + len(d)
 	}
-	tableOff := b.buf.Len()
-	for _, s := range b.table {
-		var name [sectionNameSize]byte
-		copy(name[:], s.Name)
-		b.buf.Write(name[:])
-		b.buf.Write(binary.LittleEndian.AppendUint64(nil, uint64(s.Offset)))
-		b.buf.Write(binary.LittleEndian.AppendUint64(nil, uint64(s.Length)))
+	tableOff := align8(size)
+	out := make([]byte, tableOff+sectionEntry*len(b.data))
+	pos := headerSize
+	for i, d := range b.data {
+		pos = align8(pos)
+		copy(out[pos:], d)
+		e := out[tableOff+i*sectionEntry:]
+		copy(e[:sectionNameSize], b.names[i])
+		binary.LittleEndian.PutUint64(e[sectionNameSize:], uint64(pos))
+		binary.LittleEndian.PutUint64(e[sectionNameSize+8:], uint64(len(d)))
+		pos += len(d)
 	}
-	out := b.buf.Bytes()
 	copy(out[offMagic:], Magic)
 	binary.LittleEndian.PutUint16(out[offMajor:], MajorVersion)
 	binary.LittleEndian.PutUint16(out[offMinor:], MinorVersion)
@@ -741,7 +765,7 @@ func (b *fileBuilder) finish(preview bool, n int) []byte {
 	}
 	binary.LittleEndian.PutUint32(out[offFlags:], flags)
 	binary.LittleEndian.PutUint32(out[offItems:], uint32(n))
-	binary.LittleEndian.PutUint32(out[offSections:], uint32(len(b.table)))
+	binary.LittleEndian.PutUint32(out[offSections:], uint32(len(b.data)))
 	binary.LittleEndian.PutUint64(out[offTable:], uint64(tableOff))
 	hash := sha256.Sum256(out[headerSize:])
 	copy(out[offHash:], hash[:])
