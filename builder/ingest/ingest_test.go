@@ -77,8 +77,8 @@ func TestValidationProblems(t *testing.T) {
 			`in.ndjson:1: /Name: must be a string, got a number`},
 		{"Status not a string", "in.ndjson", `{"ContentID":"a","Status":true}`,
 			`in.ndjson:1: /Status: must be a string, got a boolean`},
-		{"PublishedAt null", "in.ndjson", `{"ContentID":"a","PublishedAt":null}`,
-			`in.ndjson:1: /PublishedAt: must be a string, got null`},
+		{"ContentID null", "in.ndjson", `{"ContentID":null,"Status":"Published"}`,
+			`in.ndjson:1: /ContentID: must be a string, got null`},
 		{"TemplateID object", "in.ndjson", `{"ContentID":"a","TemplateID":{}}`,
 			`in.ndjson:1: /TemplateID: must be a string, got an object`},
 		{"CreatedAt not a date", "in.ndjson", `{"ContentID":"a","CreatedAt":"yesterday"}`,
@@ -705,5 +705,27 @@ func BenchmarkValidate(b *testing.B) {
 				b.Fatal(err, info.issues)
 			}
 		}
+	}
+}
+
+// TestNullMembersAreAbsent: a documented member given as null counts as absent (D2 checks
+// the type of values that are present), and the item keeps it verbatim.
+func TestNullMembersAreAbsent(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.ndjson")
+	line := `{"ContentID":"Content_1","Status":"Published","PublishedAt":null,"Data":null,"Name":null}`
+	if err := os.WriteFile(in, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := BuildFiles(Options{Environment: "demo"}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshot.Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := snap.Item(0), `{"Status":"Published","Data":null,"Name":null,"PublishedAt":null,"ContentID":"Content_1"}`; got != want {
+		t.Errorf("item %s, want %s", got, want)
 	}
 }

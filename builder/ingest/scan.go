@@ -190,7 +190,9 @@ func (s *scanner) item(info *itemInfo) error {
 			if err != nil {
 				return err
 			}
-			if k == kindObject {
+			// null counts as absent (decisions D2 constrains values that are present;
+			// Elasticsearch, too, indexes nothing for null). The item keeps it verbatim.
+			if k == kindObject || k == kindNull {
 				break
 			}
 			info.issues = append(info.issues, issue{off: voff, ptr: ptr,
@@ -200,6 +202,9 @@ func (s *scanner) item(info *itemInfo) error {
 				k, err := s.value(false)
 				if err != nil {
 					return err
+				}
+				if k == kindNull && name != "ContentID" {
+					break // null counts as absent, as for Data above
 				}
 				info.issues = append(info.issues, issue{off: voff, ptr: ptr,
 					msg: "must be a string, got " + article(k)})
