@@ -323,17 +323,23 @@ func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.
 		return b, nil
 	}
 	out := *b
+	// Text is the bound as the user wrote it; Str may be lower-cased for term
+	// comparison (decisions D12), which a date like 2021-04-23T10:00:00Z must not be.
+	src := b.Value.Text
+	if src == "" {
+		src = b.Value.Str
+	}
 	switch kind {
 	case snapshot.KindDate:
-		inst, err := datetime.Parse(b.Value.Str)
+		inst, err := datetime.Parse(src)
 		if err != nil {
 			return nil, Errorf(CodeInvalidArgument, "range on %s: %v", field, err)
 		}
 		out.Value = query.Scalar{Kind: query.ScalarDate, Millis: inst.Millis, Text: b.Value.Text}
 	case snapshot.KindNumber:
-		num, err := strconv.ParseFloat(b.Value.Str, 64)
+		num, err := strconv.ParseFloat(src, 64)
 		if err != nil {
-			return nil, Errorf(CodeInvalidArgument, "range on %s: %q is not a number", field, clip(b.Value.Str))
+			return nil, Errorf(CodeInvalidArgument, "range on %s: %q is not a number", field, clip(src))
 		}
 		out.Value = query.Scalar{Kind: query.ScalarNumber, Number: num, Text: b.Value.Text}
 	}

@@ -18,8 +18,9 @@ type Query interface {
 // MatchAll matches every item.
 type MatchAll struct{}
 
-// MatchNone matches no item.
-type MatchNone struct{}
+// MatchNone matches no item. Reason is printed as Lucene's MatchNoDocsQuery prints
+// its reason (`MatchNoDocsQuery("...")`); it may be empty.
+type MatchNone struct{ Reason string }
 
 // Term matches items whose field holds the term. A field named "<f>.keyword" is
 // matched against the exact values of f; any other field against its analysed terms.
@@ -66,6 +67,11 @@ type Range struct {
 	Field string
 	Lower *Bound
 	Upper *Bound
+	// OpenLowerInclusive and OpenUpperInclusive only matter for printing: whether an
+	// unbounded (nil) end was written with an inclusive bracket (`[* TO b]`), which
+	// Lucene's TermRangeQuery.toString keeps.
+	OpenLowerInclusive bool
+	OpenUpperInclusive bool
 }
 
 // Scalar is a typed value a query compares with stored values.
@@ -76,6 +82,16 @@ type Scalar struct {
 	Millis int64
 	Bool   bool
 	Text   string // the value as the user wrote it, for printing
+}
+
+// printed is the form of a range bound in Lucene's toString: a string bound prints
+// its (normalised) Str when set, as TermRangeQuery prints its term bytes; any other
+// bound prints Text.
+func (s Scalar) printed() string {
+	if s.Kind == ScalarString && s.Str != "" {
+		return s.Str
+	}
+	return s.Text
 }
 
 // ScalarKind is the type of a Scalar.
@@ -184,12 +200,12 @@ func (DisMax) isQuery()        {}
 
 // The String methods print Lucene's Query.toString() forms with the field always named.
 
-func (MatchAll) String() string  { return "*:*" }
-func (MatchNone) String() string { return `MatchNoDocsQuery("")` }
-func (q Term) String() string    { return q.Field + ":" + q.Text }
-func (q Exists) String() string  { return "FieldExistsQuery [field=" + q.Field + "]" }
-func (q IDs) String() string     { return "ContentID:(" + strings.Join(q.Values, " ") + ")" }
-func (q Prefix) String() string  { return q.Field + ":" + q.Prefix + "*" }
+func (MatchAll) String() string    { return "*:*" }
+func (q MatchNone) String() string { return `MatchNoDocsQuery("` + q.Reason + `")` }
+func (q Term) String() string      { return q.Field + ":" + q.Text }
+func (q Exists) String() string    { return "FieldExistsQuery [field=" + q.Field + "]" }
+func (q IDs) String() string       { return "ContentID:(" + strings.Join(q.Values, " ") + ")" }
+func (q Prefix) String() string    { return q.Field + ":" + q.Prefix + "*" }
 func (q Wildcard) String() string {
 	return q.Field + ":" + q.Pattern
 }
@@ -247,7 +263,14 @@ func (q DisMax) String() string {
 		if i > 0 {
 			b.WriteString(" | ")
 		}
-		b.WriteString(sub.String())
+		// Lucene's DisjunctionMaxQuery.toString wraps sub-BooleanQueries in parentheses.
+		if _, ok := sub.(Bool); ok {
+			b.WriteByte('(')
+			b.WriteString(sub.String())
+			b.WriteByte(')')
+		} else {
+			b.WriteString(sub.String())
+		}
 	}
 	b.WriteByte(')')
 	if q.TieBreaker != 0 {
@@ -305,23 +328,23 @@ func (q Range) String() string {
 	var b strings.Builder
 	b.WriteString(q.Field)
 	b.WriteByte(':')
-	if q.Lower != nil && q.Lower.Inclusive {
+	if (q.Lower != nil && q.Lower.Inclusive) || (q.Lower == nil && q.OpenLowerInclusive) {
 		b.WriteByte('[')
 	} else {
 		b.WriteByte('{')
 	}
 	if q.Lower != nil {
-		b.WriteString(q.Lower.Value.Text)
+		b.WriteString(q.Lower.Value.printed())
 	} else {
 		b.WriteByte('*')
 	}
 	b.WriteString(" TO ")
 	if q.Upper != nil {
-		b.WriteString(q.Upper.Value.Text)
+		b.WriteString(q.Upper.Value.printed())
 	} else {
 		b.WriteByte('*')
 	}
-	if q.Upper != nil && q.Upper.Inclusive {
+	if (q.Upper != nil && q.Upper.Inclusive) || (q.Upper == nil && q.OpenUpperInclusive) {
 		b.WriteByte(']')
 	} else {
 		b.WriteByte('}')

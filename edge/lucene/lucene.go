@@ -1,0 +1,458 @@
+// Package lucene parses the query languages of the search DSL's text queries into
+// the engine's one query model (package query): Lucene's classic query syntax, as
+// Elasticsearch's query_string query takes it (Parse), and Elasticsearch's
+// simple_query_string syntax (ParseSimple). It compiles; it does not evaluate.
+//
+// The classic parser is a hand-written lexer and recursive-descent parser that
+// follows Lucene's QueryParser.jj and QueryParserBase.java token for token, with
+// Elasticsearch's QueryStringQueryParser on top (decisions D10, D12): the operator
+// precedence, the odd cases (`a OR b AND c` is `a +b +c`), the lexical states
+// (boost numbers, range bounds) and the toString forms of the result are Lucene's.
+//
+// The package is compiled to WebAssembly with TinyGo: no reflection, goroutines or
+// recover; it never panics, nests at most MaxDepth deep and builds at most
+// Options.MaxClauses leaf queries (D11), so any input is safe to parse.
+package lucene
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge/query"
+)
+
+// Operator is the operator between clauses written without one (default_operator).
+type Operator uint8
+
+// Default operators.
+const (
+	OR  Operator = iota // clauses without an operator are optional (the default)
+	AND                 // clauses without an operator are required
+)
+
+// DefaultMaxClauses is Lucene's default maximum clause count, the query_string limit
+// of decisions D11.
+const DefaultMaxClauses = 1024
+
+// MaxDepth is the deepest nesting of parentheses a query may have. Lucene has no
+// such limit (a deep query overflows its stack); here a deeper query is a
+// SyntaxError with TooComplex set (D11).
+const MaxDepth = 64
+
+// Defaults of Elasticsearch's query_string and simple_query_string parameters.
+const (
+	DefaultFuzzyMaxExpansions = 50 // fuzzy_max_expansions (FuzzyQuery.defaultMaxExpansions)
+	DefaultFuzzyPrefixLength  = 0  // fuzzy_prefix_length
+)
+
+// Options are the parameters of query_string and simple_query_string (D10). The
+// zero value is not ready: use DefaultOptions and change what the request sets.
+type Options struct {
+	// DefaultField is the field of terms written without one (default_field). ""
+	// or "*" means every field, as Elasticsearch's index.query.default_field "*":
+	// terms then go to Fields when set, else to the field "*", which the evaluator
+	// expands (or the caller replaces by listing the fields in Fields).
+	DefaultField string
+	// Fields, when not empty, are the fields of terms written without one (fields):
+	// each term becomes a DisMax over them (Elasticsearch's best_fields type). A
+	// field may carry a boost, "Name^2".
+	Fields []string
+	// TieBreaker is the tie_breaker of the DisMax over Fields (best_fields: 0).
+	TieBreaker float64
+	// DefaultOperator is default_operator.
+	DefaultOperator Operator
+	// Analyzer analyses terms and phrases (analysis.Standard when nil).
+	Analyzer analysis.Analyzer
+	// AnalyzerLowercases says that Analyzer lower-cases, so that wildcard, prefix,
+	// regexp, fuzzy and range terms, which are not analysed, are lower-cased (D12).
+	AnalyzerLowercases bool
+	// AllowLeadingWildcard is allow_leading_wildcard (Elasticsearch: true).
+	AllowLeadingWildcard bool
+	// AnalyzeWildcard is analyze_wildcard: a prefix term (`foo-ba*`) is analysed,
+	// its last token becoming the prefix.
+	AnalyzeWildcard bool
+	// MaxClauses bounds the number of leaf queries built (D11); 0 means
+	// DefaultMaxClauses. Over it, the error is a SyntaxError with TooComplex set.
+	MaxClauses int
+	// Fuzziness is the edit distance of `term~` written without a number
+	// (fuzziness): "" or "AUTO" (Elasticsearch's default: 0 edits for terms of 1–2
+	// characters, 1 for 3–5, 2 beyond), "AUTO:low,high", or "0", "1", "2".
+	Fuzziness string
+	// FuzzyMaxExpansions, FuzzyPrefixLength and FuzzyTranspositions are copied
+	// into every Fuzzy node (fuzzy_max_expansions, fuzzy_prefix_length,
+	// fuzzy_transpositions).
+	FuzzyMaxExpansions  int
+	FuzzyPrefixLength   int
+	FuzzyTranspositions bool
+	// PhraseSlop is the slop of phrases written without `~N` (phrase_slop).
+	PhraseSlop int
+}
+
+// DefaultOptions returns Elasticsearch's defaults for query_string (D10): default
+// field "*", operator OR, the standard analyzer (which lower-cases), leading
+// wildcards allowed, fuzziness AUTO with 50 expansions, prefix length 0 and
+// transpositions, 1024 clauses.
+func DefaultOptions() Options {
+	return Options{
+		DefaultField:         "*",
+		Analyzer:             analysis.Standard,
+		AnalyzerLowercases:   true,
+		AllowLeadingWildcard: true,
+		MaxClauses:           DefaultMaxClauses,
+		FuzzyMaxExpansions:   DefaultFuzzyMaxExpansions,
+		FuzzyPrefixLength:    DefaultFuzzyPrefixLength,
+		FuzzyTranspositions:  true,
+	}
+}
+
+// SyntaxError is a query that cannot be parsed, or that is over a limit
+// (TooComplex, which the caller reports as too_complex rather than invalid_query).
+type SyntaxError struct {
+	Offset     int    // byte offset of the offending text in the query
+	Line       int    // 1-based line of Offset
+	Column     int    // 1-based column of Offset, in characters
+	Message    string // what was wrong and what was expected, without the position
+	TooComplex bool   // a limit (clauses, nesting) was exceeded, not a syntax error
+}
+
+// Error returns the message with its position: `unexpected ")" at line 1, column 7`.
+func (e *SyntaxError) Error() string {
+	return e.Message + " at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
+}
+
+// newError builds a SyntaxError at byte offset off of input.
+func newError(input string, off int, msg string) *SyntaxError {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(input) {
+		off = len(input)
+	}
+	line, col := 1, 1
+	for _, r := range input[:off] {
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return &SyntaxError{Offset: off, Line: line, Column: col, Message: msg}
+}
+
+// fieldWeight is one field terms are searched in, with its boost.
+type fieldWeight struct {
+	name  string
+	boost float64
+}
+
+// builder holds what the classic and the simple parser share: the options, the
+// input (for error positions), the clause budget and the analysis scratch buffer.
+type builder struct {
+	opts    Options
+	input   string
+	leaves  int
+	err     *SyntaxError
+	tokens  []analysis.Token
+	all     []fieldWeight // the fields of "all fields" (DefaultField "*" or Fields)
+	dflt    string        // the parser's default field; "" when Fields are used
+	errAt   int           // offset to report a limit error at
+	scratch []byte
+}
+
+func newBuilder(input string, opts Options) *builder {
+	if opts.Analyzer == nil {
+		opts.Analyzer = analysis.Standard
+	}
+	if opts.MaxClauses <= 0 {
+		opts.MaxClauses = DefaultMaxClauses
+	}
+	b := &builder{opts: opts, input: input}
+	for _, f := range opts.Fields {
+		name, boost := splitBoost(f)
+		if name != "" {
+			b.all = append(b.all, fieldWeight{name, boost})
+		}
+	}
+	switch {
+	case len(b.all) > 0:
+		b.dflt = ""
+	case opts.DefaultField == "" || opts.DefaultField == "*":
+		b.dflt = "*"
+		b.all = []fieldWeight{{"*", 1}}
+	default:
+		b.dflt = opts.DefaultField
+	}
+	return b
+}
+
+// splitBoost splits "Name^2" into "Name" and 2; a missing or bad boost is 1.
+func splitBoost(f string) (string, float64) {
+	i := strings.LastIndexByte(f, '^')
+	if i < 0 {
+		return f, 1
+	}
+	v, err := strconv.ParseFloat(f[i+1:], 32)
+	if err != nil || v < 0 {
+		return f, 1
+	}
+	return f[:i], v
+}
+
+// fieldsFor resolves the field of a clause as QueryStringQueryParser's
+// extractMultiFields: "" (no field: the Fields option) and "*" (all fields) give
+// the default fields; any other name is itself.
+func (b *builder) fieldsFor(field string) []fieldWeight {
+	if field == "" || field == "*" {
+		if len(b.all) > 0 {
+			return b.all
+		}
+		return []fieldWeight{{b.opts.DefaultField, 1}}
+	}
+	return []fieldWeight{{field, 1}}
+}
+
+// leaf counts one leaf query against MaxClauses (D11).
+func (b *builder) leaf() bool {
+	if b.err != nil {
+		return false
+	}
+	b.leaves++
+	if b.leaves > b.opts.MaxClauses {
+		e := newError(b.input, b.errAt, "too many clauses: the query has more than "+
+			strconv.Itoa(b.opts.MaxClauses)+" (the limit of query_string clauses)")
+		e.TooComplex = true
+		b.err = e
+		return false
+	}
+	return true
+}
+
+// perField builds one query per field and combines them as Elasticsearch's
+// multi-field parsers do: one field is the query itself (boosted by the field's
+// boost), several a DisMax with tie breaker tie. Fields whose query is nil are left
+// out; nil when all are.
+func (b *builder) perField(fields []fieldWeight, tie float64, build func(field string) query.Query) query.Query {
+	var qs []query.Query
+	for _, f := range fields {
+		q := build(f.name)
+		if b.err != nil {
+			return nil
+		}
+		if q == nil {
+			continue
+		}
+		if f.boost != 1 {
+			q = query.Boost{Query: q, Boost: f.boost}
+		}
+		qs = append(qs, q)
+	}
+	switch len(qs) {
+	case 0:
+		return nil
+	case 1:
+		return qs[0]
+	}
+	return query.DisMax{Queries: qs, TieBreaker: tie}
+}
+
+// occur is the occurrence of clauses joined by the default operator.
+func (b *builder) occur() query.Occur {
+	if b.opts.DefaultOperator == AND {
+		return query.Must
+	}
+	return query.Should
+}
+
+// analyze returns the tokens of text (a scratch slice, valid until the next call).
+func (b *builder) analyze(text string) []analysis.Token {
+	b.tokens = b.opts.Analyzer(b.tokens[:0], text)
+	return b.tokens
+}
+
+// textQuery is Lucene's QueryBuilder.createBooleanQuery for one field, as
+// Elasticsearch's match query builds it (auto_generate_phrase_queries false): no
+// token → nil (the clause is dropped), one → Term, several → a Bool of Terms
+// joined by the default operator.
+func (b *builder) textQuery(field, text string) query.Query {
+	toks := b.analyze(text)
+	switch len(toks) {
+	case 0:
+		return nil
+	case 1:
+		if !b.leaf() {
+			return nil
+		}
+		return query.Term{Field: field, Text: toks[0].Term}
+	}
+	occ := b.occur()
+	clauses := make([]query.Clause, 0, len(toks))
+	for _, t := range toks {
+		if !b.leaf() {
+			return nil
+		}
+		clauses = append(clauses, query.Clause{Occur: occ, Query: query.Term{Field: field, Text: t.Term}})
+	}
+	return query.Bool{Clauses: clauses}
+}
+
+// phraseQuery is QueryBuilder.createPhraseQuery for one field: no token → nil, one
+// → Term, several → Phrase with the analyzer's positions (holes kept).
+func (b *builder) phraseQuery(field, text string, slop int) query.Query {
+	toks := b.analyze(text)
+	switch len(toks) {
+	case 0:
+		return nil
+	case 1:
+		if !b.leaf() {
+			return nil
+		}
+		return query.Term{Field: field, Text: toks[0].Term}
+	}
+	if !b.leaf() {
+		return nil
+	}
+	p := query.Phrase{Field: field, Slop: slop, Terms: make([]string, len(toks)), Positions: make([]int, len(toks))}
+	for i, t := range toks {
+		p.Terms[i] = t.Term
+		p.Positions[i] = t.Position
+	}
+	return p
+}
+
+// normalize is Analyzer.normalize for multi-term queries (D12): lower-case when the
+// analyzer lower-cases, else unchanged.
+func (b *builder) normalize(s string) string {
+	if !b.opts.AnalyzerLowercases {
+		return s
+	}
+	return lower(s)
+}
+
+// lower lower-cases s per code point, as Lucene's LowerCaseFilter (invalid bytes
+// are kept).
+func lower(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			break
+		}
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	out := make([]byte, 0, len(s)+4)
+	out = append(out, s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, c)
+		} else {
+			out = utf8.AppendRune(out, unicode.ToLower(r))
+		}
+		i += n
+	}
+	return string(out)
+}
+
+// fuzzy builds a Fuzzy node for one field with the fuzzy options.
+func (b *builder) fuzzy(field, term string, edits int) query.Query {
+	if !b.leaf() {
+		return nil
+	}
+	return query.Fuzzy{
+		Field:          field,
+		Term:           b.normalize(term),
+		MaxEdits:       edits,
+		PrefixLength:   b.opts.FuzzyPrefixLength,
+		MaxExpansions:  b.opts.FuzzyMaxExpansions,
+		Transpositions: b.opts.FuzzyTranspositions,
+	}
+}
+
+// analyzedPrefix is QueryStringQueryParser.getPossiblyAnalyzedPrefixQuery with
+// analyze_wildcard: the text is analysed; one token is a Prefix, several a Bool of
+// Terms with a Prefix on the last, joined by the default operator; none is nil.
+func (b *builder) analyzedPrefix(field, text string) query.Query {
+	toks := b.analyze(text)
+	switch len(toks) {
+	case 0:
+		return nil
+	case 1:
+		if !b.leaf() {
+			return nil
+		}
+		return query.Prefix{Field: field, Prefix: toks[0].Term}
+	}
+	occ := b.occur()
+	clauses := make([]query.Clause, 0, len(toks))
+	for i, t := range toks {
+		if !b.leaf() {
+			return nil
+		}
+		var q query.Query = query.Term{Field: field, Text: t.Term}
+		if i == len(toks)-1 {
+			q = query.Prefix{Field: field, Prefix: t.Term}
+		}
+		clauses = append(clauses, query.Clause{Occur: occ, Query: q})
+	}
+	return query.Bool{Clauses: clauses}
+}
+
+// autoEdits is Elasticsearch's Fuzziness.asDistance for AUTO:low,high.
+func autoEdits(term string, low, high int) int {
+	n := utf8.RuneCountInString(term)
+	switch {
+	case n < low:
+		return 0
+	case n < high:
+		return 1
+	}
+	return 2
+}
+
+// defaultEdits is the edit distance of a `~` without a number, from the fuzziness
+// option (Elasticsearch's query_string default: AUTO).
+func (b *builder) defaultEdits(term string) (int, bool) {
+	return fuzzinessEdits(b.opts.Fuzziness, term)
+}
+
+// fuzzinessEdits is Elasticsearch's Fuzziness.fromString(s).asDistance(term): "AUTO",
+// "AUTO:low,high", or a whole number of edits 0, 1 or 2 (written as an integer or a
+// float with no fraction). ok is false for anything else.
+func fuzzinessEdits(s, term string) (edits int, ok bool) {
+	if s == "" || strings.EqualFold(s, "AUTO") {
+		return autoEdits(term, 3, 6), true
+	}
+	if len(s) > 5 && strings.EqualFold(s[:5], "AUTO:") {
+		lo, hi, found := strings.Cut(s[5:], ",")
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		if !found || err1 != nil || err2 != nil || l < 0 || h < 0 || l > h {
+			return 0, false
+		}
+		return autoEdits(term, l, h), true
+	}
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil || f != float64(int(f)) || f < 0 || f > 2 {
+		return 0, false
+	}
+	return int(f), true
+}

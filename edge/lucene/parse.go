@@ -1,0 +1,838 @@
+package lucene
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/cdaedge/cdaedge/edge/query"
+)
+
+// Conjunctions and modifiers, as QueryParserBase's CONJ_* and MOD_*.
+const (
+	conjNone = iota
+	conjAnd
+	conjOr
+)
+
+const (
+	modNone = iota
+	modNot
+	modReq
+)
+
+// ExistsField is the pseudo-field of Elasticsearch's `_exists_:field` syntax.
+const ExistsField = "_exists_"
+
+// emptyReason is the reason of the MatchNone of a blank query_string, as
+// Elasticsearch's QueryStringQueryParser.parse gives it.
+const emptyReason = "Matching no documents because no terms present"
+
+type parser struct {
+	*builder
+	lex   lexer
+	toks  []token // a window of lexed tokens; toks[0] is the next one
+	depth int
+}
+
+// Parse compiles a query in Lucene's classic query syntax, as Elasticsearch's
+// query_string query reads it (D10), to the query model. A blank query matches
+// nothing. Errors are *SyntaxError, with the position of the offending text;
+// TooComplex is set when a limit (MaxClauses, MaxDepth) is exceeded.
+//
+// Precedence and clause building are Lucene's QueryParser (not a conventional
+// AND-binds-tighter grammar): a query is a flat list of clauses; "AND" makes the
+// clause before it and the one after it required, "OR" (with default operator
+// AND) makes them optional, "NOT"/"-" prohibits the next clause and "+" requires
+// it; so `a OR b AND c` is `a +b +c` and `a AND b OR c` is `+a b c`. Bare terms
+// written one after another are analysed together (split_on_whitespace false).
+func Parse(input string, opts Options) (query.Query, error) {
+	if isBlank(input) {
+		return query.MatchNone{Reason: emptyReason}, nil
+	}
+	p := &parser{builder: newBuilder(input, opts), lex: lexer{input: input}}
+	q := p.query(p.dflt)
+	if p.err == nil && p.peek().kind != tEOF {
+		t := p.peek()
+		if t.kind == tRPAREN {
+			p.fail(t.off, `unbalanced parenthesis: unexpected ")"`)
+		} else {
+			p.unexpected("an operator, a term or the end of the query")
+		}
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if q == nil {
+		// Lucene returns an empty BooleanQuery, which matches nothing.
+		return query.MatchNone{Reason: emptyReason}, nil
+	}
+	return q, nil
+}
+
+// isBlank is Java's query.trim().isEmpty(): only characters up to U+0020.
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] > ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) peek() token { return p.peekN(0) }
+
+// peekN returns the token n ahead (n <= 2), lexing as needed; tokens are lexed
+// lazily so that a query over a limit is not lexed to its end.
+func (p *parser) peekN(n int) token {
+	for len(p.toks) <= n {
+		p.toks = append(p.toks, p.lex.next())
+	}
+	return p.toks[n]
+}
+
+func (p *parser) next() token {
+	t := p.peek()
+	copy(p.toks, p.toks[1:])
+	p.toks = p.toks[:len(p.toks)-1]
+	return t
+}
+
+func (p *parser) fail(off int, msg string) {
+	if p.err == nil {
+		p.err = newError(p.input, off, msg)
+	}
+}
+
+// unexpected reports the next token as unexpected, or the lexical error it is.
+func (p *parser) unexpected(expected string) {
+	t := p.peek()
+	if t.kind == tERROR {
+		p.fail(t.off, t.text)
+		return
+	}
+	p.fail(t.off, "unexpected "+t.describe()+"; expected "+expected)
+}
+
+// startsClause says whether a token can begin Conjunction Modifiers Clause.
+func startsClause(k kind) bool {
+	switch k {
+	case tAND, tOR, tNOT, tPLUS, tMINUS, tBAREOPER, tTERM, tSTAR, tLPAREN, tPREFIX,
+		tWILD, tREGEXP, tNUMBER, tRANGEIN, tRANGEEX, tQUOTED:
+		return true
+	}
+	return false
+}
+
+// allowedPostMultiTerm is QueryParser.allowedPostMultiTerm: a bare term followed by
+// one of these tokens is not joined to the bare terms before it.
+func allowedPostMultiTerm(k kind) bool {
+	switch k {
+	case tCOLON, tSTAR, tFUZZY, tCARAT, tAND, tOR:
+		return false
+	}
+	return true
+}
+
+func (p *parser) multiTermAhead() bool {
+	return p.peekN(0).kind == tTERM && p.peekN(1).kind == tTERM && allowedPostMultiTerm(p.peekN(2).kind)
+}
+
+const termExpected = `a term, a phrase, a range or "("`
+
+// query is QueryParser.jj's Query: (MultiTerm | Modifiers Clause) followed by any
+// number of (MultiTerm | Conjunction Modifiers Clause).
+func (p *parser) query(field string) query.Query {
+	if p.depth >= MaxDepth {
+		p.fail(p.peek().off, "query nests parentheses deeper than "+strconv.Itoa(MaxDepth)+" levels")
+		if p.err != nil {
+			p.err.TooComplex = true
+		}
+		return nil
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+
+	var clauses []query.Clause
+	var first query.Query
+	if p.multiTermAhead() {
+		first = p.multiTerm(field, &clauses)
+	} else {
+		mods := p.modifiers()
+		if !startsClause(p.peek().kind) || isConj(p.peek().kind) {
+			p.unexpected(termExpected)
+			return nil
+		}
+		q := p.clause(field)
+		p.addClause(&clauses, conjNone, mods, q)
+		if mods == modNone {
+			first = q
+		}
+	}
+	for p.err == nil {
+		if p.multiTermAhead() {
+			p.multiTerm(field, &clauses)
+			continue
+		}
+		if !startsClause(p.peek().kind) {
+			break
+		}
+		conj := p.conjunction()
+		mods := p.modifiers()
+		if !startsClause(p.peek().kind) || isConj(p.peek().kind) {
+			p.unexpected(termExpected)
+			return nil
+		}
+		q := p.clause(field)
+		p.addClause(&clauses, conj, mods, q)
+	}
+	if p.err != nil {
+		return nil
+	}
+	if len(clauses) == 1 && first != nil {
+		return first
+	}
+	return p.booleanQuery(clauses)
+}
+
+func isConj(k kind) bool { return k == tAND || k == tOR }
+
+func (p *parser) conjunction() int {
+	switch p.peek().kind {
+	case tAND:
+		p.next()
+		return conjAnd
+	case tOR:
+		p.next()
+		return conjOr
+	}
+	return conjNone
+}
+
+func (p *parser) modifiers() int {
+	switch p.peek().kind {
+	case tPLUS:
+		p.next()
+		return modReq
+	case tMINUS, tNOT:
+		p.next()
+		return modNot
+	}
+	return modNone
+}
+
+// addClause is QueryParserBase.addClause, including its effect on the clause before
+// (made required by AND, optional by OR under default operator AND), which applies
+// even when q is nil (a clause the analyzer removed).
+func (p *parser) addClause(clauses *[]query.Clause, conj, mods int, q query.Query) {
+	cs := *clauses
+	if len(cs) > 0 && conj == conjAnd && cs[len(cs)-1].Occur != query.MustNot {
+		cs[len(cs)-1].Occur = query.Must
+	}
+	if len(cs) > 0 && p.opts.DefaultOperator == AND && conj == conjOr && cs[len(cs)-1].Occur != query.MustNot {
+		cs[len(cs)-1].Occur = query.Should
+	}
+	if q == nil {
+		return
+	}
+	var required, prohibited bool
+	if p.opts.DefaultOperator == OR {
+		prohibited = mods == modNot
+		required = mods == modReq
+		if conj == conjAnd && !prohibited {
+			required = true
+		}
+	} else {
+		prohibited = mods == modNot
+		required = !prohibited && conj != conjOr
+	}
+	occ := query.Should
+	switch {
+	case prohibited:
+		occ = query.MustNot
+	case required:
+		occ = query.Must
+	}
+	*clauses = append(cs, query.Clause{Occur: occ, Query: q})
+}
+
+// addMultiTermClauses is QueryParserBase.addMultiTermClauses: the clauses of a Bool
+// of Terms are added as they are; any other query (or the clauses of another Bool)
+// with the default operator.
+func (p *parser) addMultiTermClauses(clauses *[]query.Clause, q query.Query) {
+	if q == nil {
+		return
+	}
+	if bq, ok := q.(query.Bool); ok {
+		allTerms := true
+		for _, c := range bq.Clauses {
+			if _, ok := c.Query.(query.Term); !ok {
+				allTerms = false
+				break
+			}
+		}
+		if allTerms {
+			*clauses = append(*clauses, bq.Clauses...)
+			return
+		}
+		for _, c := range bq.Clauses {
+			*clauses = append(*clauses, query.Clause{Occur: p.occur(), Query: c.Query})
+		}
+		return
+	}
+	*clauses = append(*clauses, query.Clause{Occur: p.occur(), Query: q})
+}
+
+// booleanQuery is QueryStringQueryParser.getBooleanQuery: nil for no clauses; a
+// Bool of only prohibited clauses gets a `#*:*` filter (Elasticsearch's
+// Queries.fixNegativeQueryIfNeeded), so `-a` alone matches everything but a.
+func (p *parser) booleanQuery(clauses []query.Clause) query.Query {
+	if len(clauses) == 0 {
+		return nil
+	}
+	negative := true
+	for _, c := range clauses {
+		if c.Occur != query.MustNot {
+			negative = false
+			break
+		}
+	}
+	if negative {
+		clauses = append(clauses, query.Clause{Occur: query.Filter, Query: query.MatchAll{}})
+	}
+	return query.Bool{Clauses: clauses}
+}
+
+// multiTerm is QueryParser.jj's MultiTerm: bare terms one after another, each not
+// followed by ":", "*", "~", "^", AND or OR, analysed as one text.
+func (p *parser) multiTerm(field string, clauses *[]query.Clause) query.Query {
+	first := p.next()
+	var sb strings.Builder
+	sb.WriteString(first.text)
+	for p.peekN(0).kind == tTERM && allowedPostMultiTerm(p.peekN(1).kind) {
+		sb.WriteByte(' ')
+		sb.WriteString(p.next().text)
+	}
+	text, ok := p.unescape(sb.String(), first.off)
+	if !ok {
+		return nil
+	}
+	p.errAt = first.off
+	q := p.fieldQuery(field, text)
+	p.addMultiTermClauses(clauses, q)
+	return q
+}
+
+// clause is QueryParser.jj's Clause: an optional "field:" (or "*:") and a term or a
+// parenthesised query with an optional boost.
+func (p *parser) clause(field string) query.Query {
+	if k := p.peek().kind; (k == tTERM || k == tSTAR) && p.peekN(1).kind == tCOLON {
+		t := p.next()
+		p.next()
+		if k == tSTAR {
+			field = "*"
+		} else {
+			f, ok := p.unescape(t.text, t.off)
+			if !ok {
+				return nil
+			}
+			field = f
+		}
+		if k := p.peek().kind; k != tLPAREN && !startsTerm(k) {
+			p.unexpected(termExpected + ` after "` + t.text + `:"`)
+			return nil
+		}
+	}
+	if p.peek().kind != tLPAREN {
+		return p.term(field)
+	}
+	open := p.next()
+	if k := p.peek().kind; k == tRPAREN {
+		p.fail(p.peek().off, `empty parentheses: expected a query between "(" and ")"`)
+		return nil
+	}
+	q := p.query(field)
+	if p.err != nil {
+		return nil
+	}
+	if p.peek().kind != tRPAREN {
+		t := p.peek()
+		if t.kind == tERROR {
+			p.fail(t.off, t.text)
+		} else {
+			p.fail(t.off, `unbalanced parenthesis: expected ")" to close the "(" at column `+
+				strconv.Itoa(newError(p.input, open.off, "").Column)+", found "+t.describe())
+		}
+		return nil
+	}
+	p.next()
+	return p.optionalBoost(q)
+}
+
+func startsTerm(k kind) bool {
+	switch k {
+	case tTERM, tSTAR, tPREFIX, tWILD, tREGEXP, tNUMBER, tBAREOPER, tRANGEIN, tRANGEEX, tQUOTED:
+		return true
+	}
+	return false
+}
+
+// optionalBoost reads an optional "^number" and boosts q by it.
+func (p *parser) optionalBoost(q query.Query) query.Query {
+	if p.peek().kind != tCARAT {
+		return q
+	}
+	p.next()
+	b, ok := p.boostNumber()
+	if !ok {
+		return nil
+	}
+	return boost(q, b)
+}
+
+func (p *parser) boostNumber() (float64, bool) {
+	t := p.peek()
+	if t.kind != tNUMBER {
+		if t.kind == tERROR {
+			p.fail(t.off, t.text)
+		} else {
+			p.fail(t.off, `expected a number after "^", found `+t.describe())
+		}
+		return 0, false
+	}
+	p.next()
+	f, err := strconv.ParseFloat(t.text, 32)
+	if err != nil {
+		f = 1 // as QueryParserBase.handleBoost: an unparsable boost is no boost
+	}
+	return f, true
+}
+
+// boost is QueryParserBase.handleBoost: nil (a removed clause) stays nil.
+func boost(q query.Query, b float64) query.Query {
+	if q == nil {
+		return nil
+	}
+	return query.Boost{Query: q, Boost: b}
+}
+
+// term is QueryParser.jj's Term: a bare token, a range or a phrase, each with an
+// optional boost and fuzzy slop in either order.
+func (p *parser) term(field string) query.Query {
+	t := p.peek()
+	switch t.kind {
+	case tTERM, tSTAR, tPREFIX, tWILD, tREGEXP, tNUMBER, tBAREOPER, tQUOTED:
+		p.next()
+		var fuzzy *token
+		var b float64
+		boosted := false
+		if p.peek().kind == tCARAT {
+			p.next()
+			var ok bool
+			if b, ok = p.boostNumber(); !ok {
+				return nil
+			}
+			boosted = true
+			if p.peek().kind == tFUZZY {
+				f := p.next()
+				fuzzy = &f
+			}
+		} else if p.peek().kind == tFUZZY {
+			f := p.next()
+			fuzzy = &f
+			if p.peek().kind == tCARAT {
+				p.next()
+				var ok bool
+				if b, ok = p.boostNumber(); !ok {
+					return nil
+				}
+				boosted = true
+			}
+		}
+		p.errAt = t.off
+		var q query.Query
+		if t.kind == tQUOTED {
+			q = p.quoted(field, t, fuzzy)
+		} else {
+			q = p.bareToken(field, t, fuzzy)
+		}
+		if p.err != nil {
+			return nil
+		}
+		if boosted {
+			q = boost(q, b)
+		}
+		return q
+	case tRANGEIN, tRANGEEX:
+		return p.rangeTerm(field)
+	}
+	p.unexpected(termExpected)
+	return nil
+}
+
+// bareToken is QueryParserBase.handleBareTokenQuery: wildcard, then prefix, regexp,
+// fuzzy, and otherwise analysed text.
+func (p *parser) bareToken(field string, t token, fuzzy *token) query.Query {
+	switch t.kind {
+	case tSTAR, tWILD:
+		return p.wildcard(field, t)
+	case tPREFIX:
+		text, ok := p.unescape(t.text[:len(t.text)-1], t.off)
+		if !ok {
+			return nil
+		}
+		return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+			if p.opts.AnalyzeWildcard {
+				return p.analyzedPrefix(f, text)
+			}
+			if !p.leaf() {
+				return nil
+			}
+			return query.Prefix{Field: f, Prefix: p.normalize(text)}
+		})
+	case tREGEXP:
+		pattern := t.text[1 : len(t.text)-1]
+		return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+			if !p.leaf() {
+				return nil
+			}
+			// D12: regexp terms are lower-cased when the analyzer lower-cases.
+			return query.Regexp{Field: f, Pattern: p.normalize(pattern)}
+		})
+	}
+	text, ok := p.unescape(t.text, t.off)
+	if !ok {
+		return nil
+	}
+	if fuzzy != nil {
+		return p.fuzzyTerm(field, text, *fuzzy)
+	}
+	return p.fieldQuery(field, text)
+}
+
+// fieldQuery is QueryStringQueryParser.getFieldQuery for unquoted text: `_exists_`,
+// the one-sided ranges `>x`, `>=x`, `<x`, `<=x` (with a field), else the analysed
+// text in each field.
+func (p *parser) fieldQuery(field, text string) query.Query {
+	if field == ExistsField {
+		return p.exists(text)
+	}
+	if field != "" && len(text) > 1 {
+		switch text[0] {
+		case '>':
+			if len(text) > 2 && text[1] == '=' {
+				return p.rangeQuery(field, text[2:], "", true, false, true, true)
+			}
+			return p.rangeQuery(field, text[1:], "", true, false, false, true)
+		case '<':
+			if len(text) > 2 && text[1] == '=' {
+				return p.rangeQuery(field, "", text[2:], false, true, true, true)
+			}
+			return p.rangeQuery(field, "", text[1:], false, true, true, false)
+		}
+	}
+	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+		return p.textQuery(f, text)
+	})
+}
+
+func (p *parser) exists(field string) query.Query {
+	if !p.leaf() {
+		return nil
+	}
+	return query.Exists{Field: field}
+}
+
+// wildcard is QueryStringQueryParser.getWildcardQuery: `*` alone is every item in
+// all fields (`*:*`) and "field exists" in one; a pattern starting with * or ? needs
+// allow_leading_wildcard; the pattern keeps its escapes and is lower-cased outside
+// them when the analyzer lower-cases (D12).
+func (p *parser) wildcard(field string, t token) query.Query {
+	raw := t.text
+	actual := field
+	if actual == "" {
+		actual = p.dflt
+	}
+	if raw == "*" && actual != "" {
+		if actual == "*" {
+			if !p.leaf() {
+				return nil
+			}
+			return query.MatchAll{}
+		}
+		return p.exists(actual)
+	}
+	if raw != "*" && !p.opts.AllowLeadingWildcard && (raw[0] == '*' || raw[0] == '?') {
+		p.fail(t.off, `"*" or "?" not allowed as the first character of a wildcard term (allow_leading_wildcard is false)`)
+		return nil
+	}
+	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+		if raw == "*" {
+			return p.exists(f)
+		}
+		if !p.leaf() {
+			return nil
+		}
+		return query.Wildcard{Field: f, Pattern: p.normalizeWildcard(raw)}
+	})
+}
+
+// normalizeWildcard is QueryParserBase.analyzeWildcard: the text between wildcards
+// and escapes is normalised; wildcards and escaped characters are kept as written.
+func (p *parser) normalizeWildcard(s string) string {
+	if !p.opts.AnalyzerLowercases {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			b.WriteString(lower(s[start:end]))
+		}
+	}
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '\\':
+			flush(i)
+			n := 1
+			if i+1 < len(s) {
+				n += charLen(s, i+1)
+			}
+			b.WriteString(s[i : i+n])
+			i += n
+			start = i
+		case '*', '?':
+			flush(i)
+			b.WriteByte(s[i])
+			i++
+			start = i
+		default:
+			i++
+		}
+	}
+	flush(len(s))
+	return b.String()
+}
+
+// fuzzyTerm is handleBareFuzzy with Elasticsearch's getFuzzyDistance: `~` alone
+// takes the fuzziness option (AUTO), `~N` must be 0, 1, 2 (or AUTO).
+func (p *parser) fuzzyTerm(field, text string, slop token) query.Query {
+	var edits int
+	var ok bool
+	if len(slop.text) == 1 {
+		edits, ok = p.defaultEdits(text)
+		if !ok {
+			p.fail(slop.off, "invalid fuzziness option "+quote(p.opts.Fuzziness)+`: expected "AUTO", "AUTO:low,high", 0, 1 or 2`)
+			return nil
+		}
+	} else {
+		edits, ok = fuzzinessEdits(slop.text[1:], text)
+		if !ok {
+			p.fail(slop.off, "invalid fuzziness "+quote(clip(slop.text))+": expected ~0, ~1, ~2 or ~AUTO")
+			return nil
+		}
+	}
+	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+		return p.fuzzy(f, text, edits)
+	})
+}
+
+// quoted is QueryParserBase.handleQuotedTerm: a phrase, with the slop of `~N` (a
+// number Java's Float.parseFloat reads, truncated; anything else keeps the default).
+func (p *parser) quoted(field string, t token, fuzzy *token) query.Query {
+	slop := p.opts.PhraseSlop
+	if fuzzy != nil {
+		if f, err := strconv.ParseFloat(strings.TrimRight(fuzzy.text[1:], "fFdD"), 32); err == nil {
+			switch {
+			case math.IsNaN(f):
+				slop = 0
+			case f < 0:
+				p.fail(fuzzy.off, "phrase slop must not be negative: "+quote(clip(fuzzy.text)))
+				return nil
+			case f > math.MaxInt32:
+				slop = math.MaxInt32
+			default:
+				slop = int(f)
+			}
+		}
+	}
+	text, ok := p.unescape(t.text[1:len(t.text)-1], t.off)
+	if !ok {
+		return nil
+	}
+	if field == ExistsField {
+		return p.exists(text)
+	}
+	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+		return p.phraseQuery(f, text, slop)
+	})
+}
+
+// rangeTerm parses "[" bound "TO" bound "]" (or "{", "}") with an optional boost.
+func (p *parser) rangeTerm(field string) query.Query {
+	start := p.next()
+	incLo := start.kind == tRANGEIN
+	lo, loOpen, ok := p.rangeBound()
+	if !ok {
+		return nil
+	}
+	if p.peek().kind != tTO {
+		p.unexpected(`"TO" between the bounds of the range`)
+		return nil
+	}
+	p.next()
+	hi, hiOpen, ok := p.rangeBound()
+	if !ok {
+		return nil
+	}
+	end := p.peek()
+	if end.kind != tRANGEINEND && end.kind != tRANGEEXEND {
+		p.unexpected(`"]" or "}" to close the range`)
+		return nil
+	}
+	p.next()
+	p.errAt = start.off
+	q := p.rangeQuery(field, lo, hi, !loOpen, !hiOpen, incLo, end.kind == tRANGEINEND)
+	if p.err != nil {
+		return nil
+	}
+	if p.peek().kind == tCARAT {
+		return p.optionalBoost(q)
+	}
+	return q
+}
+
+// rangeBound reads one bound: a word, a quoted string or "TO"; open is an
+// unquoted "*".
+func (p *parser) rangeBound() (text string, open, ok bool) {
+	t := p.peek()
+	switch t.kind {
+	case tGOOP, tTO:
+		p.next()
+		if t.text == "*" {
+			return "", true, true
+		}
+		s, ok := p.unescape(t.text, t.off)
+		return s, false, ok
+	case tRANGEQUOTED:
+		p.next()
+		s, ok := p.unescape(t.text[1:len(t.text)-1], t.off)
+		return s, false, ok
+	}
+	p.unexpected("a range bound")
+	return "", false, false
+}
+
+// rangeQuery is QueryStringQueryParser.getRangeQuery: a "*" bound is open (even
+// quoted or escaped, as Elasticsearch has it); bounds are strings the evaluator
+// coerces to the field's type, with Str normalised (lower-cased when the analyzer
+// lower-cases, as Elasticsearch normalises text bounds) and Text as written.
+func (p *parser) rangeQuery(field, lo, hi string, hasLo, hasHi, incLo, incHi bool) query.Query {
+	if lo == "*" {
+		hasLo = false
+	}
+	if hi == "*" {
+		hasHi = false
+	}
+	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
+		if !p.leaf() {
+			return nil
+		}
+		r := query.Range{Field: f}
+		if hasLo {
+			r.Lower = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(lo), Text: lo}, Inclusive: incLo}
+		} else {
+			r.OpenLowerInclusive = incLo
+		}
+		if hasHi {
+			r.Upper = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(hi), Text: hi}, Inclusive: incHi}
+		} else {
+			r.OpenUpperInclusive = incHi
+		}
+		return r
+	})
+}
+
+// unescape is QueryParserBase.discardEscapeChar: "\x" is x, "\uXXXX" the UTF-16
+// code unit XXXX (surrogate pairs combine). off positions errors.
+func (p *parser) unescape(s string, off int) (string, bool) {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s, true
+	}
+	out := make([]byte, 0, len(s))
+	out = append(out, s[:i]...)
+	var high rune
+	flushHigh := func() {
+		if high != 0 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+			high = 0
+		}
+	}
+	for i < len(s) {
+		c := s[i]
+		if c != '\\' {
+			flushHigh()
+			out = append(out, c)
+			i++
+			continue
+		}
+		if i+1 >= len(s) {
+			p.fail(off+i, `"\" at the end of a term escapes nothing`)
+			return "", false
+		}
+		if s[i+1] != 'u' {
+			flushHigh()
+			n := charLen(s, i+1)
+			out = append(out, s[i+1:i+1+n]...)
+			i += 1 + n
+			continue
+		}
+		if i+6 > len(s) {
+			p.fail(off+i, "truncated unicode escape sequence "+quote(s[i:]))
+			return "", false
+		}
+		var u rune
+		for _, h := range []byte(s[i+2 : i+6]) {
+			d := hexVal(h)
+			if d < 0 {
+				p.fail(off+i, "non-hex character in unicode escape sequence "+quote(s[i:i+6]))
+				return "", false
+			}
+			u = u<<4 | rune(d)
+		}
+		i += 6
+		switch {
+		case utf16.IsSurrogate(u) && u < 0xDC00:
+			flushHigh()
+			high = u
+		case utf16.IsSurrogate(u):
+			if high != 0 {
+				out = utf8.AppendRune(out, utf16.DecodeRune(high, u))
+				high = 0
+			} else {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			}
+		default:
+			flushHigh()
+			out = utf8.AppendRune(out, u)
+		}
+	}
+	flushHigh()
+	return string(out), true
+}
+
+func hexVal(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
