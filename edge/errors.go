@@ -80,9 +80,11 @@ func appendErrorEnvelope(dst []byte, e *Error) []byte {
 
 // ErrorResponse builds the D8 error envelope response for code, for runtimes that must
 // answer before the router sees a request (a body over the limit, a trapped instance).
+// It allows any origin to read it, so browser clients see the error (D11).
 func ErrorResponse(code Code, message string) *Response {
-	e := &Error{Code: code, Message: message}
-	return errorResponse(e)
+	resp := errorResponse(&Error{Code: code, Message: message})
+	resp.Headers = append(resp.Headers, Header{"Access-Control-Allow-Origin", "*"})
+	return resp
 }
 
 func errorResponse(e *Error) *Response {

@@ -1,0 +1,230 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/edge"
+)
+
+var requests = []edge.Request{
+	{},
+	{Method: "GET", Path: "/"},
+	{
+		Method:   "POST",
+		Path:     "/environments/prod%2Fx/search",
+		RawQuery: "q=a%20b&page=2",
+		Headers: []edge.Header{
+			{Name: "accept", Value: "application/json"},
+			{Name: "if-none-match", Value: `"abc"`},
+			{Name: "x-empty", Value: ""},
+		},
+		Body: []byte(`{"query":{"match_all":{}}}` + "\x00\xff"),
+	},
+}
+
+var responses = []edge.Response{
+	{Status: 200},
+	{Status: 304, Headers: []edge.Header{{Name: "ETag", Value: `"v1"`}}},
+	{
+		Status: 404,
+		Headers: []edge.Header{
+			{Name: "Content-Type", Value: "application/json; charset=utf-8"},
+			{Name: "Access-Control-Allow-Origin", Value: "*"},
+		},
+		Body: []byte(`{"status":404,"error":{"code":"not_found","message":"No such route."}}`),
+	},
+}
+
+func TestRequestRoundTrip(t *testing.T) {
+	for i, want := range requests {
+		frame := AppendRequest([]byte("prefix"), &want)
+		if !bytes.HasPrefix(frame, []byte("prefix")) {
+			t.Fatalf("%d: prefix lost", i)
+		}
+		got, err := DecodeRequest(frame[len("prefix"):])
+		if err != nil {
+			t.Fatalf("%d: decode: %v", i, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d: got %#v, want %#v", i, got, want)
+		}
+	}
+}
+
+func TestResponseRoundTrip(t *testing.T) {
+	for i, want := range responses {
+		got, err := DecodeResponse(AppendResponse(nil, &want))
+		if err != nil {
+			t.Fatalf("%d: decode: %v", i, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d: got %#v, want %#v", i, got, want)
+		}
+	}
+}
+
+// TestRequestLayout pins the byte layout documented in wasm/README.md.
+func TestRequestLayout(t *testing.T) {
+	r := edge.Request{Method: "GET", Path: "/a", RawQuery: "", Headers: []edge.Header{{Name: "h", Value: "v"}}, Body: []byte("B")}
+	want := []byte("CDRQ\x01\x00\x00\x00" +
+		"\x03\x00\x00\x00GET" + "\x02\x00\x00\x00/a" + "\x00\x00\x00\x00" +
+		"\x01\x00\x00\x00" + "\x01\x00\x00\x00h" + "\x01\x00\x00\x00v" +
+		"\x01\x00\x00\x00B")
+	if got := AppendRequest(nil, &r); !bytes.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	resp := edge.Response{Status: 200, Body: []byte("{}")}
+	wantResp := []byte("CDRS\x01\x00\x00\x00" + "\xc8\x00\x00\x00" + "\x00\x00\x00\x00" + "\x02\x00\x00\x00{}")
+	if got := AppendResponse(nil, &resp); !bytes.Equal(got, wantResp) {
+		t.Errorf("got  %q\nwant %q", got, wantResp)
+	}
+}
+
+// TestDecodeResultDoesNotAlias checks that the decoded values survive reuse of the input.
+func TestDecodeResultDoesNotAlias(t *testing.T) {
+	frame := AppendRequest(nil, &requests[2])
+	got, err := DecodeRequest(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range frame {
+		frame[i] = 0
+	}
+	if !reflect.DeepEqual(got, requests[2]) {
+		t.Errorf("decoded request changed with its input: %#v", got)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	good := AppendRequest(nil, &requests[2])
+	cases := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"empty", nil, ErrMagic},
+		{"short magic", []byte("CD"), ErrMagic},
+		{"magic only", []byte("CDRQ"), ErrTruncated},
+		{"response magic", AppendResponse(nil, &responses[0]), ErrMagic},
+		{"version", append([]byte("CDRQ\x02\x00\x00\x00"), good[8:]...), ErrVersion},
+		{"trailing", append(append([]byte{}, good...), 0), ErrTrailing},
+		{"huge length", []byte("CDRQ\x01\x00\x00\x00\xff\xff\xff\xff"), ErrTruncated},
+		{"huge header count", []byte("CDRQ\x01\x00\x00\x00" + "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" + "\xff\xff\xff\x7f"), ErrTruncated},
+	}
+	for i := 0; i < len(good); i++ {
+		cases = append(cases, struct {
+			name string
+			data []byte
+			want error
+		}{"cut", good[:i], nil})
+	}
+	for _, c := range cases {
+		_, err := DecodeRequest(c.data)
+		if err == nil {
+			t.Errorf("%s %d: no error", c.name, len(c.data))
+			continue
+		}
+		if c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+	for _, status := range []int{0, 99, 1000, -1} {
+		if _, err := DecodeResponse(AppendResponse(nil, &edge.Response{Status: status})); !errors.Is(err, ErrStatus) {
+			t.Errorf("status %d: got %v", status, err)
+		}
+	}
+}
+
+func TestAppendAllocatesOnce(t *testing.T) {
+	buf := make([]byte, 0, 4096)
+	allocs := testing.AllocsPerRun(100, func() { buf = AppendRequest(buf[:0], &requests[2]) })
+	if allocs != 0 {
+		t.Errorf("AppendRequest into a large enough buffer allocated %v times", allocs)
+	}
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	for _, r := range requests {
+		f.Add(AppendRequest(nil, &r))
+	}
+	f.Add([]byte("CDRQ\x01\x00\x00\x00\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := DecodeRequest(data)
+		if err != nil {
+			return
+		}
+		// The framing has no slack: a frame that decodes re-encodes to the same bytes.
+		if again := AppendRequest(nil, &req); !bytes.Equal(again, data) {
+			t.Fatalf("re-encoded %q, input %q", again, data)
+		}
+	})
+}
+
+func FuzzDecodeResponse(f *testing.F) {
+	for _, r := range responses {
+		f.Add(AppendResponse(nil, &r))
+	}
+	f.Add([]byte("CDRS\x01\x00\x00\x00\xc8\x00\x00\x00\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		resp, err := DecodeResponse(data)
+		if err != nil {
+			return
+		}
+		if again := AppendResponse(nil, &resp); !bytes.Equal(again, data) {
+			t.Fatalf("re-encoded %q, input %q", again, data)
+		}
+	})
+}
+
+func BenchmarkRoundTrip(b *testing.B) {
+	buf := make([]byte, 0, 4096)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = AppendRequest(buf[:0], &requests[2])
+		if _, err := DecodeRequest(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestOptionsRoundTrip(t *testing.T) {
+	for _, want := range []edge.Options{
+		{},
+		{CacheControl: "public, max-age=5", MaxBodyBytes: 1 << 20, MaxURLBytes: 8 << 10,
+			PreviewTokens: map[string]string{"b": "tb", "a": "ta", "c": ""}},
+	} {
+		frame := AppendOptions(nil, &want)
+		got, err := DecodeOptions(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %#v, want %#v", got, want)
+		}
+		if again := AppendOptions(nil, &got); !bytes.Equal(again, frame) {
+			t.Errorf("options frame not canonical")
+		}
+	}
+	dup := []byte("CDOP\x01\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00\x00\x00\x00\x00" +
+		"\x02\x00\x00\x00" + "\x01\x00\x00\x00a\x00\x00\x00\x00" + "\x01\x00\x00\x00a\x00\x00\x00\x00")
+	if _, err := DecodeOptions(dup); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("duplicate environment: got %v", err)
+	}
+}
+
+func FuzzDecodeOptions(f *testing.F) {
+	f.Add(AppendOptions(nil, &edge.Options{CacheControl: "x", PreviewTokens: map[string]string{"a": "b"}}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := DecodeOptions(data)
+		if err != nil {
+			return
+		}
+		// Tokens are written sorted, so only sorted frames re-encode identically.
+		if again := AppendOptions(nil, &o); len(again) != len(data) {
+			t.Fatalf("re-encoded %q, input %q", again, data)
+		}
+	})
+}

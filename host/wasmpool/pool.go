@@ -1,0 +1,472 @@
+// Package wasmpool runs the engine's WebAssembly module in wazero: a pool of module
+// instances, each holding every snapshot, that answers edge requests.
+//
+// The module is compiled once (with a compilation cache on disk when possible). Each
+// instance is a WASI reactor: it is instantiated with "_initialize" as its start
+// function, given every snapshot once, then serves one request at a time through the
+// wire framing (see wasm/README.md). An instance whose call fails (a trap, a guest
+// exit, a malformed answer) is discarded and replaced in the background; the pool stays
+// usable.
+//
+// Instances belong to a generation: the snapshot set they were loaded with. Serve always
+// takes an instance of the current generation, and a retired generation lets in-flight
+// requests finish before its instances are closed, so swapping the snapshot set can be
+// done by installing a new generation.
+package wasmpool
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/wire"
+)
+
+// ErrClosed is returned by Serve after Close.
+var ErrClosed = errors.New("wasmpool: pool closed")
+
+// Options configures a Pool. The zero value gives the defaults.
+type Options struct {
+	// Router configures the router inside every instance (the module's configure
+	// export); the zero value gives the router's defaults.
+	Router edge.Options
+	// Instances is the number of module instances; 0 means runtime.GOMAXPROCS(0).
+	Instances int
+	// CacheDir is the directory of wazero's compilation cache; empty means
+	// os.UserCacheDir()/cdaedge/wazero. When the directory cannot be used the cache is
+	// kept in memory.
+	CacheDir string
+	// MemoryOnlyCache keeps the compilation cache in memory (no files are written).
+	MemoryOnlyCache bool
+	// MemoryLimitPages caps each instance's memory in 64 KiB pages; 0 means wazero's
+	// default (4 GiB). A guest that needs more fails its call and is replaced.
+	MemoryLimitPages uint32
+	// CallTimeout, when positive, is a watchdog on each call into an instance: a call
+	// still running after it is stopped and its instance replaced. Zero (the default)
+	// means no watchdog: the engine's own step budget already stops a request after
+	// about a second of work (decisions D11), and wazero's close-on-context-done makes
+	// every call markedly slower (5-10x on scans).
+	CallTimeout time.Duration
+	// Stderr receives the guests' standard error (a Go guest's panic message); nil
+	// discards it.
+	Stderr io.Writer
+	// Logger receives events such as a discarded instance; nil discards them.
+	Logger *slog.Logger
+}
+
+// Pool is a set of module instances answering edge requests. It is safe for concurrent
+// use; each instance serves one request at a time.
+type Pool struct {
+	opts     Options
+	log      *slog.Logger
+	rt       wazero.Runtime
+	cache    wazero.CompilationCache
+	compiled wazero.CompiledModule
+	modCfg   wazero.ModuleConfig
+
+	ctx    context.Context // the pool's lifetime: background work and guest calls
+	cancel context.CancelFunc
+
+	gen       atomic.Pointer[generation]
+	closeOnce sync.Once
+	bg        sync.WaitGroup // background replacements
+}
+
+// New compiles module, instantiates the pool's instances and loads every snapshot file
+// of snapshots into each. The pool keeps references to the snapshot bytes, which must
+// not change. Close releases it.
+func New(ctx context.Context, module []byte, snapshots [][]byte, opts Options) (*Pool, error) {
+	if opts.Instances <= 0 {
+		opts.Instances = runtime.GOMAXPROCS(0)
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	p := &Pool{opts: opts, log: opts.Logger}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	p.cache = newCache(opts, p.log)
+	cfg := wazero.NewRuntimeConfig().
+		WithCompilationCache(p.cache).
+		WithCloseOnContextDone(opts.CallTimeout > 0)
+	if opts.MemoryLimitPages > 0 {
+		cfg = cfg.WithMemoryLimitPages(opts.MemoryLimitPages)
+	}
+	p.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	fail := func(err error) (*Pool, error) {
+		p.cancel()
+		_ = p.rt.Close(ctx)
+		_ = p.cache.Close(ctx)
+		return nil, err
+	}
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, p.rt); err != nil {
+		return fail(fmt.Errorf("instantiate wasi: %w", err))
+	}
+	compiled, err := p.rt.CompileModule(ctx, module)
+	if err != nil {
+		return fail(fmt.Errorf("compile module: %w", err))
+	}
+	if err := checkExports(compiled); err != nil {
+		return fail(err)
+	}
+	p.compiled = compiled
+	// A reactor: "_initialize" runs the Go (or TinyGo) runtime's initialisation once;
+	// "_start" must not run. An empty name lets many instances coexist.
+	p.modCfg = wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions("_initialize").
+		WithStderr(opts.Stderr).
+		WithSysWalltime().
+		WithSysNanotime().
+		WithSysNanosleep().
+		WithRandSource(rand.Reader)
+
+	g, err := p.newGeneration(ctx, snapshots)
+	if err != nil {
+		return fail(err)
+	}
+	p.gen.Store(g)
+	return p, nil
+}
+
+func newCache(opts Options, log *slog.Logger) wazero.CompilationCache {
+	if opts.MemoryOnlyCache {
+		return wazero.NewCompilationCache()
+	}
+	dir := opts.CacheDir
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			log.Warn("no user cache directory; compiling in memory", "err", err)
+			return wazero.NewCompilationCache()
+		}
+		dir = filepath.Join(base, "cdaedge", "wazero")
+	}
+	c, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		log.Warn("compilation cache directory unusable; compiling in memory", "dir", dir, "err", err)
+		return wazero.NewCompilationCache()
+	}
+	return c
+}
+
+// checkExports verifies the module's ABI (wasm/README.md) so that a wrong file fails
+// at startup with a clear message.
+func checkExports(m wazero.CompiledModule) error {
+	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
+	want := map[string][2][]api.ValueType{
+		"alloc":         {{i32}, {i32}},
+		"dealloc":       {{i32, i32}, nil},
+		"load_snapshot": {{i32, i32}, {i64}},
+		"configure":     {{i32, i32}, {i64}},
+		"handle":        {{i32, i32}, {i64}},
+	}
+	fns := m.ExportedFunctions()
+	for name, sig := range want {
+		f, ok := fns[name]
+		if !ok {
+			return fmt.Errorf("check module: no export %q (not a cdaedge module?)", name)
+		}
+		if !sameTypes(f.ParamTypes(), sig[0]) || !sameTypes(f.ResultTypes(), sig[1]) {
+			return fmt.Errorf("check module: export %q has the wrong signature", name)
+		}
+	}
+	if _, ok := m.ExportedMemories()["memory"]; !ok {
+		return errors.New("check module: no exported memory")
+	}
+	return nil
+}
+
+func sameTypes(a, b []api.ValueType) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Size returns the number of instances of the pool.
+func (p *Pool) Size() int { return p.opts.Instances }
+
+// Serve answers req with an instance of the current generation, waiting for a free one
+// while ctx allows. An error means no answer: the pool closed, ctx ended while waiting,
+// or the instance failed (and was replaced); the caller answers 500 `internal` (D8).
+func (p *Pool) Serve(ctx context.Context, req *edge.Request) (*edge.Response, error) {
+	for {
+		g := p.gen.Load()
+		if g == nil {
+			return nil, ErrClosed
+		}
+		select {
+		case inst := <-g.slots:
+			return g.serve(inst, req)
+		case <-g.retired:
+			// A newer generation took over (or the pool closed): look again.
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for instance: %w", ctx.Err())
+		}
+	}
+}
+
+// Bound is a Pool bound to a context, with the context-free Serve of conformance
+// harnesses (edgetest.Handler).
+type Bound struct {
+	pool *Pool
+	ctx  context.Context
+}
+
+// Bind returns p with every Serve using ctx.
+func (p *Pool) Bind(ctx context.Context) Bound { return Bound{pool: p, ctx: ctx} }
+
+// Serve is Pool.Serve with the bound context.
+func (b Bound) Serve(req *edge.Request) (*edge.Response, error) { return b.pool.Serve(b.ctx, req) }
+
+// Close waits (while ctx allows) for in-flight requests, then releases every instance,
+// the runtime and the compilation cache. Later Serve calls return ErrClosed.
+func (p *Pool) Close(ctx context.Context) error {
+	var err error
+	p.closeOnce.Do(func() {
+		if g := p.gen.Swap(nil); g != nil {
+			g.retire(ctx)
+		}
+		p.cancel() // stops background replacements and any call still running
+		p.bg.Wait()
+		err = errors.Join(p.rt.Close(ctx), p.cache.Close(ctx))
+	})
+	return err
+}
+
+// generation is the set of instances loaded with one snapshot set.
+type generation struct {
+	pool  *Pool
+	snaps [][]byte
+	// slots holds one token per instance: the idle instance, or nil for a slot whose
+	// instance must be (re)built by whoever takes it.
+	slots   chan *instance
+	retired chan struct{} // closed once every instance is closed
+}
+
+// newGeneration builds the instances of a snapshot set, in parallel.
+func (p *Pool) newGeneration(ctx context.Context, snaps [][]byte) (*generation, error) {
+	g := &generation{
+		pool:    p,
+		snaps:   snaps,
+		slots:   make(chan *instance, p.opts.Instances),
+		retired: make(chan struct{}),
+	}
+	errs := make([]error, p.opts.Instances)
+	var wg sync.WaitGroup
+	for i := range p.opts.Instances {
+		wg.Go(func() {
+			inst, err := g.newInstance(ctx)
+			if err != nil {
+				errs[i] = err
+				g.slots <- nil
+				return
+			}
+			g.slots <- inst
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		g.retire(ctx)
+		return nil, err
+	}
+	return g, nil
+}
+
+// retire takes back every slot (waiting for in-flight requests while ctx allows),
+// closes the instances and marks the generation retired.
+func (g *generation) retire(ctx context.Context) {
+	defer close(g.retired)
+	for range cap(g.slots) {
+		select {
+		case inst := <-g.slots:
+			inst.close()
+		case <-ctx.Done():
+			return // the runtime's Close ends the rest
+		}
+	}
+}
+
+// serve answers req with inst (nil: build one first) and gives the slot back.
+func (g *generation) serve(inst *instance, req *edge.Request) (*edge.Response, error) {
+	p := g.pool
+	if inst == nil {
+		var err error
+		if inst, err = g.newInstance(p.ctx); err != nil {
+			g.slots <- nil
+			return nil, err
+		}
+	}
+	resp, err := inst.serve(p.ctx, p.opts.CallTimeout, req)
+	if err != nil {
+		p.log.Warn("wasm instance failed; replacing it", "err", err)
+		inst.close()
+		g.replace()
+		return nil, err
+	}
+	g.slots <- inst
+	return resp, nil
+}
+
+// replace builds an instance for a freed slot in the background; if that fails the
+// slot stays empty and the next request that takes it tries again.
+func (g *generation) replace() {
+	p := g.pool
+	p.bg.Go(func() {
+		inst, err := g.newInstance(p.ctx)
+		if err != nil {
+			if p.ctx.Err() == nil {
+				p.log.Error("replace wasm instance", "err", err)
+			}
+			g.slots <- nil
+			return
+		}
+		g.slots <- inst
+	})
+}
+
+// instance is one module instance and its exports.
+type instance struct {
+	mod                                    api.Module
+	mem                                    api.Memory
+	alloc, handle, loadSnapshot, configure api.Function
+	frame                                  []byte    // request frame buffer, reused
+	stack                                  [2]uint64 // call stack for CallWithStack, reused
+}
+
+// maxKeptFrame is the largest request frame buffer an instance keeps for reuse.
+const maxKeptFrame = 64 << 10
+
+// newInstance instantiates the module and loads the generation's snapshots.
+func (g *generation) newInstance(ctx context.Context) (*instance, error) {
+	p := g.pool
+	mod, err := p.rt.InstantiateModule(ctx, p.compiled, p.modCfg)
+	if err != nil {
+		return nil, fmt.Errorf("instantiate module: %w", err)
+	}
+	inst := &instance{
+		mod:          mod,
+		mem:          mod.Memory(),
+		alloc:        mod.ExportedFunction("alloc"),
+		handle:       mod.ExportedFunction("handle"),
+		loadSnapshot: mod.ExportedFunction("load_snapshot"),
+		configure:    mod.ExportedFunction("configure"),
+	}
+	if err := inst.give(ctx, inst.configure, wire.AppendOptions(nil, &p.opts.Router)); err != nil {
+		inst.close()
+		return nil, fmt.Errorf("configure router: %w", err)
+	}
+	for i, snap := range g.snaps {
+		if err := inst.give(ctx, inst.loadSnapshot, snap); err != nil {
+			inst.close()
+			return nil, fmt.Errorf("load snapshot %d: %w", i, err)
+		}
+	}
+	return inst, nil
+}
+
+// give copies data into a guest buffer and hands it to fn (load_snapshot or
+// configure), which returns 0 or a packed error message.
+func (in *instance) give(ctx context.Context, fn api.Function, data []byte) error {
+	ptr, err := in.write(ctx, data)
+	if err != nil {
+		return err
+	}
+	in.stack[0], in.stack[1] = uint64(ptr), uint64(len(data))
+	if err := fn.CallWithStack(ctx, in.stack[:]); err != nil {
+		return fmt.Errorf("call %s: %w", fn.Definition().ExportNames()[0], err)
+	}
+	if in.stack[0] == 0 {
+		return nil
+	}
+	msg, err := in.read(in.stack[0])
+	if err != nil {
+		return err
+	}
+	return errors.New(string(msg))
+}
+
+// write allocates a guest buffer and copies b into it.
+func (in *instance) write(ctx context.Context, b []byte) (uint32, error) {
+	if uint64(len(b)) > 1<<32-1 {
+		return 0, errors.New("buffer larger than 4 GiB")
+	}
+	in.stack[0] = uint64(len(b))
+	if err := in.alloc.CallWithStack(ctx, in.stack[:]); err != nil {
+		return 0, fmt.Errorf("call alloc: %w", err)
+	}
+	ptr := uint32(in.stack[0])
+	if ptr == 0 || !in.mem.Write(ptr, b) {
+		return 0, fmt.Errorf("alloc returned an invalid buffer %#x+%d", ptr, len(b))
+	}
+	return ptr, nil
+}
+
+// read returns the guest memory view of a packed ptr<<32|len; it is valid until the
+// next call into the instance.
+func (in *instance) read(packed uint64) ([]byte, error) {
+	ptr, n := uint32(packed>>32), uint32(packed)
+	b, ok := in.mem.Read(ptr, n)
+	if !ok {
+		return nil, fmt.Errorf("result %#x+%d out of memory bounds", ptr, n)
+	}
+	return b, nil
+}
+
+// serve runs one request through the instance. Any error leaves the instance unusable.
+func (in *instance) serve(ctx context.Context, timeout time.Duration, req *edge.Request) (*edge.Response, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	frame := wire.AppendRequest(in.frame[:0], req)
+	if cap(frame) <= maxKeptFrame {
+		in.frame = frame
+	}
+	ptr, err := in.write(ctx, frame)
+	if err != nil {
+		return nil, err
+	}
+	in.stack[0], in.stack[1] = uint64(ptr), uint64(len(frame))
+	if err := in.handle.CallWithStack(ctx, in.stack[:]); err != nil {
+		return nil, fmt.Errorf("call handle: %w", err)
+	}
+	out, err := in.read(in.stack[0])
+	if err != nil {
+		return nil, err
+	}
+	resp, err := wire.DecodeResponse(out) // copies out of guest memory
+	if err != nil {
+		return nil, fmt.Errorf("decode response: %w", err)
+	}
+	return &resp, nil
+}
+
+func (in *instance) close() {
+	if in != nil {
+		_ = in.mod.Close(context.Background())
+	}
+}

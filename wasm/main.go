@@ -1,0 +1,152 @@
+//go:build wasip1
+
+// Command wasm is the edge engine as a WebAssembly reactor: the host instantiates it, calls
+// _initialize once, hands it snapshots with load_snapshot and then requests with handle.
+// See README.md in this directory for the exports, the framing and memory ownership.
+//
+// Build (a reactor, so -buildmode=c-shared):
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o module.wasm ./wasm
+//	tinygo build -target=wasip1 -buildmode=c-shared -no-debug -scheduler=none -o module.wasm ./wasm
+package main
+
+import (
+	"unsafe"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/wire"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// main is not called in a reactor; it must exist for package main.
+func main() {}
+
+// module is the instance's whole state: the adapter between the exports and the router.
+// A wasm instance is single-threaded, so nothing here needs locking.
+type module struct {
+	router *edge.Router
+	// bufs holds every buffer handed out by alloc and not yet released, keyed by its
+	// address: the map keeps them alive for the GC and lets the exports check that a
+	// pointer they are given came from alloc.
+	bufs map[uint32][]byte
+	// snaps holds the loaded snapshots by environment, with the buffers they read in
+	// place; a snapshot replaced by a newer one of its environment becomes garbage.
+	snaps map[string]loaded
+	// resp is the last response frame, valid until the next handle call.
+	resp []byte
+	// msg is the last error message of load_snapshot or configure, valid until the next
+	// call of either.
+	msg []byte
+}
+
+// loaded is a snapshot and the buffer it reads.
+type loaded struct {
+	data []byte
+	snap *snapshot.Snapshot
+}
+
+var state = module{
+	router: edge.NewRouter(edge.Options{}),
+	bufs:   map[uint32][]byte{},
+	snaps:  map[string]loaded{},
+}
+
+func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
+func pack(b []byte) uint64 { return uint64(addr(b))<<32 | uint64(len(b)) }
+
+// alloc returns the address of a new buffer of size bytes, owned by the caller until it
+// passes the buffer to load_snapshot or handle, or releases it with dealloc.
+//
+//go:wasmexport alloc
+func alloc(size uint32) uint32 {
+	b := make([]byte, size, max(size, 1)) // never a zero-size (shared) address
+	p := addr(b)
+	state.bufs[p] = b
+	return p
+}
+
+// dealloc releases a buffer from alloc. Unknown addresses are ignored.
+//
+//go:wasmexport dealloc
+func dealloc(ptr, size uint32) {
+	delete(state.bufs, ptr)
+}
+
+// take removes the buffer at ptr from the alloc table and returns its first n bytes.
+func take(ptr, n uint32) ([]byte, bool) {
+	b, ok := state.bufs[ptr]
+	if !ok || uint64(n) > uint64(len(b)) {
+		return nil, false
+	}
+	delete(state.bufs, ptr)
+	return b[:n], true
+}
+
+// load_snapshot takes ownership of the alloc buffer at ptr holding a snapshot file of n
+// bytes and serves it. It returns 0, or ptr<<32|len of a UTF-8 error message that stays
+// valid until the next load_snapshot call.
+//
+//go:wasmexport load_snapshot
+func loadSnapshot(ptr, n uint32) uint64 {
+	data, ok := take(ptr, n)
+	if !ok {
+		return fail("load_snapshot: buffer not from alloc or shorter than the length")
+	}
+	snap, err := snapshot.Open(data)
+	if err != nil {
+		return fail("load_snapshot: " + err.Error())
+	}
+	state.snaps[snap.Environment()] = loaded{data: data, snap: snap}
+	state.router.Load(snap)
+	return 0
+}
+
+// configure takes ownership of the alloc buffer at ptr holding a router options frame
+// of n bytes (package edge/wire) and replaces the router with one using those options,
+// serving the snapshots already loaded. Returns 0, or ptr<<32|len of a UTF-8 error
+// message that stays valid until the next load_snapshot or configure call. Without
+// configure the router uses the defaults (edge.Options{}).
+//
+//go:wasmexport configure
+func configure(ptr, n uint32) uint64 {
+	data, ok := take(ptr, n)
+	if !ok {
+		return fail("configure: buffer not from alloc or shorter than the length")
+	}
+	opts, err := wire.DecodeOptions(data)
+	if err != nil {
+		return fail("configure: " + err.Error())
+	}
+	router := edge.NewRouter(opts)
+	for _, l := range state.snaps {
+		router.Load(l.snap)
+	}
+	state.router = router
+	return 0
+}
+
+func fail(msg string) uint64 {
+	state.msg = append(state.msg[:0], msg...)
+	return pack(state.msg)
+}
+
+// handle takes ownership of the alloc buffer at ptr holding a request frame of n bytes,
+// answers it and returns ptr<<32|len of the response frame, which stays valid until the
+// next handle call. It always returns a response frame: a malformed request frame gets
+// a 500 internal error (it is a host bug, never a client's).
+//
+//go:wasmexport handle
+func handle(ptr, n uint32) uint64 {
+	data, ok := take(ptr, n)
+	var resp *edge.Response
+	if !ok {
+		resp = edge.ErrorResponse(edge.CodeInternal, "The request buffer was not allocated by the module.")
+	} else if req, err := wire.DecodeRequest(data); err != nil {
+		resp = edge.ErrorResponse(edge.CodeInternal, "The request frame is malformed.")
+	} else {
+		resp = state.router.Serve(&req)
+	}
+	state.resp = wire.AppendResponse(state.resp[:0], resp)
+	return pack(state.resp)
+}
