@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 var sampleItems = []string{
@@ -171,5 +173,45 @@ func TestLengthEncodingMatchesLucene(t *testing.T) {
 	}
 	if DecodeLength(255) != 2013265944 {
 		t.Errorf("byte 255 decodes to %d", DecodeLength(255))
+	}
+}
+
+// TestIDsMatchItems: every stored ContentID is the ContentID member of its item, and
+// Lookup finds every item (run on a few hundred generated-like items).
+func TestIDsMatchItems(t *testing.T) {
+	var items []string
+	for i := 0; i < 300; i++ {
+		items = append(items, fmt.Sprintf(`{"ContentID":"Content_%04d","Status":"Published","Name":"item %d","Data":{"body":"<p>text %d</p>","n":%d}}`, (i*7919)%300, i, i, i))
+	}
+	s, err := Open(build(t, false, items...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < s.Len(); i++ {
+		want := gjson.Get(s.Item(i), "ContentID").String()
+		if got := s.ContentID(i); got != want {
+			t.Fatalf("ContentID(%d) = %q, item says %q", i, got, want)
+		}
+		if doc, ok := s.Lookup(want); !ok || doc != i {
+			t.Fatalf("Lookup(%q) = %d, %v", want, doc, ok)
+		}
+	}
+}
+
+// TestAddCopiesItsInput: the writer keeps nothing that aliases the caller's buffer.
+func TestAddCopiesItsInput(t *testing.T) {
+	w, _ := NewWriter("demo", false)
+	buf := []byte(`{"ContentID":"Content_1","Status":"Published"}`)
+	if err := w.Add(buf); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, `{"ContentID":"Content_X","Status":"Published"}`)
+	b, _ := w.Bytes()
+	s, err := Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ContentID(0) != "Content_1" {
+		t.Errorf("ContentID %q: the writer aliased its input", s.ContentID(0))
 	}
 }

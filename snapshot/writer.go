@@ -160,8 +160,10 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 		emit(m)
 	}
 	out = append(out, '}')
+	// The item is parsed in place, so strings read from it are views of the caller's
+	// buffer, which the caller may reuse: clone what outlives this call.
 	st := root.Get("Status")
-	return out, idv.Str, st.Str, nil
+	return out, strings.Clone(idv.Str), strings.Clone(st.Str), nil
 }
 
 // bytesView reads b as a string without copying; b must not change while it is used.
