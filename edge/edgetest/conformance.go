@@ -196,7 +196,13 @@ func checkEnvelope(resp *edge.Response) []string {
 		}
 		return problems
 	}
-	if ct, _ := header(resp.Headers, "Content-Type"); ct != ContentType {
+	ct, _ := header(resp.Headers, "Content-Type")
+	if resp.Status == 200 && ct != "" && !strings.HasPrefix(ct, "application/json") {
+		// A non-JSON document (the GraphQL SDL at schema.graphql): no envelope to
+		// check; the byte-for-byte comparison with the native router still applies.
+		return problems
+	}
+	if ct != ContentType {
 		fail("Content-Type %q, want %q (D8)", ct, ContentType)
 	}
 	if resp.Status == 405 {
