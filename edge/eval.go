@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -371,9 +372,9 @@ func inBound(v snapshot.Value, b *query.Bound, dict snapshot.TermDict, upper boo
 	var c int
 	switch {
 	case v.Kind == snapshot.KindDate && b.Value.Kind == query.ScalarDate:
-		c = cmp3(v.Millis, b.Value.Millis)
+		c = cmp.Compare(v.Millis, b.Value.Millis)
 	case v.Kind == snapshot.KindNumber && b.Value.Kind == query.ScalarNumber:
-		c = cmp3(v.Number, b.Value.Number)
+		c = cmp.Compare(v.Number, b.Value.Number)
 	case v.Kind == snapshot.KindString && b.Value.Kind == query.ScalarString:
 		c = strings.Compare(dict.Term(int(v.Ord)), b.Value.Str)
 	case v.Kind == snapshot.KindBool && b.Value.Kind == query.ScalarBool:
@@ -385,16 +386,6 @@ func inBound(v snapshot.Value, b *query.Bound, dict snapshot.TermDict, upper boo
 		return c < 0 || c == 0 && b.Inclusive
 	}
 	return c > 0 || c == 0 && b.Inclusive
-}
-
-func cmp3[T int64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func boolCmp(a, b bool) int {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // evalItems: item numbers follow ContentID order, so doc i is Content_<i>.
@@ -20,24 +20,7 @@ var evalItems = []string{
 
 func evalEngine(t testing.TB) *Engine {
 	t.Helper()
-	w, err := snapshot.NewWriter("eval", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, it := range evalItems {
-		if err := w.Add([]byte(it)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := w.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := snapshot.Open(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return NewEngine(snap)
+	return NewEngine(snapshottest.Open(t, "eval", false, evalItems...))
 }
 
 func docsOf(t *testing.T, e *Engine, q query.Query, sort ...query.SortField) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 	"github.com/tidwall/gjson"
 )
 
@@ -17,24 +18,7 @@ func gqlPost(r *Router, env, doc string) *Response {
 
 func snapshotOf(t testing.TB, env string, items []string) *snapshot.Snapshot {
 	t.Helper()
-	w, err := snapshot.NewWriter(env, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, it := range items {
-		if err := w.Add([]byte(it)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := w.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := snapshot.Open(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
+	return snapshottest.Open(t, env, false, items...)
 }
 
 // TestGraphQLUnit covers rules the demo environment cannot show; the conformance table

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,25 +21,8 @@ var unitItems = []string{
 
 func unitRouter(t testing.TB, opts Options, preview bool) *Router {
 	t.Helper()
-	w, err := snapshot.NewWriter("unit", preview)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, it := range unitItems {
-		if err := w.Add([]byte(it)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := w.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := snapshot.Open(b)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := NewRouter(opts)
-	r.Load(snap)
+	r.Load(snapshottest.Open(t, "unit", preview, unitItems...))
 	return r
 }
 

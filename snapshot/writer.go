@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -558,24 +559,14 @@ func compareValues(a, b buildValue) int {
 	}
 	switch a.kind {
 	case KindNumber:
-		return cmpOrdered(a.num, b.num)
+		return cmp.Compare(a.num, b.num)
 	case KindDate:
-		return cmpOrdered(a.ms, b.ms)
+		return cmp.Compare(a.ms, b.ms)
 	case KindString:
 		return strings.Compare(a.str, b.str)
 	default:
 		return boolInt(a.b) - boolInt(b.b)
 	}
-}
-
-func cmpOrdered[T int64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func boolInt(b bool) int {
@@ -629,7 +620,7 @@ func sortOrders(asc, desc []uint32) (pa, pd []uint32) {
 	for i := range pa {
 		pa[i], pd[i] = uint32(i), uint32(i)
 	}
-	slices.SortStableFunc(pa, func(a, b uint32) int { return cmpOrdered(int64(asc[a]), int64(asc[b])) })
+	slices.SortStableFunc(pa, func(a, b uint32) int { return cmp.Compare(int64(asc[a]), int64(asc[b])) })
 	slices.SortStableFunc(pd, func(a, b uint32) int {
 		ra, rb := desc[a], desc[b]
 		switch {
@@ -640,7 +631,7 @@ func sortOrders(asc, desc []uint32) (pa, pd []uint32) {
 		case rb == NoRank:
 			return -1
 		}
-		return cmpOrdered(int64(rb), int64(ra))
+		return cmp.Compare(int64(rb), int64(ra))
 	})
 	return pa, pd
 }

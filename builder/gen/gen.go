@@ -10,6 +10,7 @@ package gen
 import (
 	"bufio"
 	"fmt"
+	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"io"
 	"math/rand/v2"
 	"runtime"
@@ -353,7 +354,7 @@ func (g *Generator) data(e *enc, r *rand.Rand, t, k int, name string) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = appendString(e.b, pickS(r, tagPool))
+		e.b = jsonw.String(e.b, pickS(r, tagPool))
 	}
 	e.b = append(e.b, ']')
 	if t != tAuthor && t != tCategory {
@@ -372,9 +373,9 @@ func (g *Generator) data(e *enc, r *rand.Rand, t, k int, name string) {
 		e.str("metaDescription", sentence(r, 20))
 		e.key("keywords")
 		e.b = append(e.b, '[')
-		e.b = appendString(e.b, pickS(r, words))
+		e.b = jsonw.String(e.b, pickS(r, words))
 		e.b = append(e.b, ',')
-		e.b = appendString(e.b, pickS(r, words))
+		e.b = jsonw.String(e.b, pickS(r, words))
 		e.b = append(e.b, "]}"...)
 	case tProduct:
 		cents := 99 + r.IntN(50000)
@@ -481,7 +482,7 @@ func (g *Generator) refs(e *enc, r *rand.Rand, name string, t, self, n int) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = appendString(e.b, id)
+		e.b = jsonw.String(e.b, id)
 	}
 	e.b = append(e.b, "]}"...)
 }
@@ -523,7 +524,7 @@ func appendHTML(dst []byte, r *rand.Rand, n int) []byte {
 			h = append(h, "</ul>"...)
 		}
 	}
-	return appendString(dst, string(h))
+	return jsonw.String(dst, string(h))
 }
 
 // appendProse appends n words of text with inline markup and entities.
@@ -593,13 +594,13 @@ func (e *enc) key(k string) {
 	if n := len(e.b); n > 0 && e.b[n-1] != '{' && e.b[n-1] != '[' {
 		e.b = append(e.b, ',')
 	}
-	e.b = appendString(e.b, k)
+	e.b = jsonw.String(e.b, k)
 	e.b = append(e.b, ':')
 }
 
 func (e *enc) str(k, v string) {
 	e.key(k)
-	e.b = appendString(e.b, v)
+	e.b = jsonw.String(e.b, v)
 }
 
 func (e *enc) num(k, v string) {
@@ -610,32 +611,4 @@ func (e *enc) num(k, v string) {
 func (e *enc) boolean(k string, v bool) {
 	e.key(k)
 	e.b = strconv.AppendBool(e.b, v)
-}
-
-// appendString appends s as a JSON string, escaping only what JSON requires (as CMS
-// exports do: markup stays readable).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, `\u00`...)
-			dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
