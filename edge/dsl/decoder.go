@@ -1,0 +1,243 @@
+package dsl
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+type gjsonResult = gjson.Result
+
+// decoder holds one Decode call's state: options, limits and the running clause count.
+type decoder struct {
+	opts    Options
+	lim     Limits
+	schema  Schema
+	clauses int
+	aggs_   int
+}
+
+func newDecoder(opts Options) *decoder {
+	return &decoder{opts: opts, lim: opts.Limits.withDefaults(), schema: opts.Schema}
+}
+
+// parseBody validates the body and returns its top-level value, which must be an
+// object; a blank body returns a non-existent Result.
+func (d *decoder) parseBody(body string) (gjson.Result, error) {
+	if strings.TrimSpace(body) == "" {
+		return gjson.Result{}, nil
+	}
+	if err := checkJSON(body, d.lim.MaxDepth); err != nil {
+		return gjson.Result{}, err
+	}
+	v := gjson.Parse(body)
+	if !v.IsObject() {
+		return gjson.Result{}, errorf(CodeInvalidArgument, "", "the search body must be a JSON object, not "+typeName(v))
+	}
+	return v, nil
+}
+
+// count adds n clauses to the request's total and fails past MaxClauses (D11).
+func (d *decoder) count(n int, path string) error {
+	d.clauses += n
+	if d.clauses > d.lim.MaxClauses {
+		return errorf(CodeTooComplex, path, "the query has more than "+strconv.Itoa(d.lim.MaxClauses)+" clauses (limit: max clause count)")
+	}
+	return nil
+}
+
+// members calls fn for each member of object v in order; a member given twice is an
+// error (Elasticsearch parses JSON with strict duplicate detection).
+func (d *decoder) members(v gjson.Result, path string, fn func(key string, val gjson.Result) error) error {
+	if !v.IsObject() {
+		return errorf(CodeInvalidArgument, path, "expected an object, not "+typeName(v))
+	}
+	var seen []string
+	var err error
+	v.ForEach(func(k, val gjson.Result) bool {
+		key := k.Str
+		for _, s := range seen {
+			if s == key {
+				err = errorf(CodeInvalidJSON, path, "duplicate member \""+clip(key)+"\"")
+				return false
+			}
+		}
+		if len(seen) < 64 {
+			seen = append(seen, key)
+		}
+		err = fn(key, val)
+		return err == nil
+	})
+	return err
+}
+
+// single returns the one member of object v (a clause body such as {"Name": ...}).
+func (d *decoder) single(v gjson.Result, path, clause string) (string, gjson.Result, error) {
+	if !v.IsObject() {
+		return "", gjson.Result{}, errorf(CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
+	}
+	var key string
+	var val gjson.Result
+	n := 0
+	var err error
+	v.ForEach(func(k, vv gjson.Result) bool {
+		n++
+		if n == 2 {
+			err = errorf(CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+clip(key)+"] and ["+clip(k.Str)+"]")
+			return false
+		}
+		key, val = k.Str, vv
+		return true
+	})
+	if err != nil {
+		return "", gjson.Result{}, err
+	}
+	if n == 0 {
+		return "", gjson.Result{}, errorf(CodeInvalidQuery, path, "["+clause+"] query is missing a field")
+	}
+	return key, val, nil
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// typeName names a JSON value's type for messages.
+func typeName(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "nothing"
+	case v.IsObject():
+		return "an object"
+	case v.IsArray():
+		return "an array"
+	}
+	switch v.Type {
+	case gjson.String:
+		return "a string"
+	case gjson.Number:
+		return "a number"
+	case gjson.True, gjson.False:
+		return "a boolean"
+	case gjson.Null:
+		return "null"
+	}
+	return "a value"
+}
+
+func wrongType(path, want string, v gjson.Result) error {
+	return errorf(CodeInvalidArgument, path, "must be "+want+", not "+typeName(v))
+}
+
+// str reads a string member. Numbers and booleans are taken as their text, as
+// Elasticsearch's parser.text() does for string parameters.
+func str(v gjson.Result, path string) (string, error) {
+	switch v.Type {
+	case gjson.String:
+		return v.Str, nil
+	case gjson.Number, gjson.True, gjson.False:
+		return v.Raw, nil
+	}
+	return "", wrongType(path, "a string", v)
+}
+
+// strictStr reads a member that must be a JSON string.
+func strictStr(v gjson.Result, path string) (string, error) {
+	if v.Type != gjson.String {
+		return "", wrongType(path, "a string", v)
+	}
+	return v.Str, nil
+}
+
+// integer reads a whole number, given as a JSON number or a numeric string, in [lo, hi].
+func integer(v gjson.Result, path string, lo, hi int) (int, error) {
+	var f float64
+	switch v.Type {
+	case gjson.Number:
+		f = v.Num
+	case gjson.String:
+		n, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
+		if err != nil {
+			return 0, errorf(CodeInvalidArgument, path, "must be a whole number, not \""+clip(v.Str)+"\"")
+		}
+		f = n
+	default:
+		return 0, wrongType(path, "a whole number", v)
+	}
+	if f != math.Trunc(f) || math.IsNaN(f) {
+		return 0, errorf(CodeInvalidArgument, path, "must be a whole number, not "+clip(v.Raw))
+	}
+	if f < float64(lo) || f > float64(hi) {
+		return 0, errorf(CodeInvalidArgument, path, "must be from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+", not "+clip(strings.Trim(v.Raw, `"`)))
+	}
+	return int(f), nil
+}
+
+// number reads a finite JSON number or numeric string.
+func number(v gjson.Result, path string) (float64, error) {
+	switch v.Type {
+	case gjson.Number:
+		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
+			return 0, errorf(CodeInvalidArgument, path, "number out of range")
+		}
+		return v.Num, nil
+	case gjson.String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, errorf(CodeInvalidArgument, path, "must be a number, not \""+clip(v.Str)+"\"")
+		}
+		return f, nil
+	}
+	return 0, wrongType(path, "a number", v)
+}
+
+// boolean reads true/false, or the strings "true"/"false" (Elasticsearch's lenient
+// booleans accept exactly those).
+func boolean(v gjson.Result, path string) (bool, error) {
+	switch v.Type {
+	case gjson.True:
+		return true, nil
+	case gjson.False:
+		return false, nil
+	case gjson.String:
+		switch v.Str {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, wrongType(path, "true or false", v)
+}
+
+// boost reads a non-negative boost.
+func boost(v gjson.Result, path string) (float64, error) {
+	f, err := number(v, path)
+	if err != nil {
+		return 0, err
+	}
+	if f < 0 {
+		return 0, errorf(CodeInvalidArgument, path, "negative boost is not allowed")
+	}
+	return f, nil
+}
+
+// clip shortens s for a message, so that a huge input never makes a huge answer.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,208 @@
+// Package dsl decodes the search endpoint's Elasticsearch request body (spec §4,
+// decisions D7, D10, D11, D12) into the engine's one query model (package query), the
+// paging and sort of a query.Search, a _source filter and aggregation requests.
+//
+// It is a pure function of the body, the URL parameters and a read-only Schema: no
+// evaluation happens here, so Decode is easy to table-test and to fuzz. Every clause is
+// an object with one key, the clause type, dispatched by name; every error is an
+// *Error carrying a D8 code and a message naming the JSON path of the culprit.
+//
+// The package is compiled to WebAssembly with TinyGo: it uses gjson, never
+// encoding/json, reflection, goroutines or recover, and it must never panic.
+package dsl
+
+import (
+	"github.com/cdaedge/cdaedge/edge/query"
+)
+
+// The error codes of decisions D8 that decoding can produce (the router maps them to
+// HTTP statuses).
+const (
+	CodeInvalidArgument = "invalid_argument"
+	CodeInvalidJSON     = "invalid_json"
+	CodeInvalidQuery    = "invalid_query"
+	CodeTooComplex      = "too_complex"
+)
+
+// Error is a decoding failure: a D8 code and one clear sentence that names the JSON path
+// (or, for invalid JSON and query_string syntax, the byte offset) it refers to.
+type Error struct {
+	Code    string
+	Message string
+	// Offset is the byte offset in the body (invalid_json) or in the query string
+	// (query_string syntax errors); -1 when the error is not positional.
+	Offset int
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Message }
+
+func errorf(code, path, msg string) *Error {
+	if path != "" {
+		msg = "[" + path + "] " + msg
+	}
+	return &Error{Code: code, Message: msg, Offset: -1}
+}
+
+// FieldType says how an environment's field is indexed, so that term-level clauses on
+// numbers, dates and booleans compare values as Elasticsearch's dynamic mapping does.
+// It is a bit set: a field may hold values of several kinds (there is no mapping).
+type FieldType uint8
+
+// Field types.
+const (
+	TypeText   FieldType = 1 << iota // analysed strings (plus the .keyword exact form)
+	TypeNumber                       // JSON numbers
+	TypeDate                         // the date members of D5 (CreatedAt, UpdatedAt, PublishedAt)
+	TypeBool                         // JSON booleans
+)
+
+// Schema describes an environment's fields to the decoder. It may be nil, in which case
+// every field is taken as text and sort fields are not checked.
+type Schema interface {
+	// FieldType returns the kinds of value the field (a top-level member or a dotted
+	// Data path, without ".keyword") holds; 0 when no item has it.
+	FieldType(name string) FieldType
+	// SortField resolves a sort key (decisions D6, D12): a top-level member matched
+	// case-insensitively or a Data.<path>. ok is false when no item has the field.
+	SortField(name string) (field string, ok bool)
+	// FieldNames lists every indexed field (top-level members and Data paths), sorted.
+	FieldNames() []string
+}
+
+// Param is one decoded URL query parameter.
+type Param struct {
+	Name  string
+	Value string
+}
+
+// Limits bounds a request (decisions D7, D11). Zero fields take the defaults.
+type Limits struct {
+	// MaxClauses bounds the leaf and boolean clauses of the whole query (Lucene's
+	// max clause count, default 1024).
+	MaxClauses int
+	// MaxDepth bounds the nesting of the JSON body and of clauses (default 64).
+	MaxDepth int
+	// MaxResultWindow bounds from + size (default 10000, Elasticsearch's
+	// index.max_result_window).
+	MaxResultWindow int
+	// MaxExpansions bounds max_expansions of fuzzy and phrase-prefix clauses
+	// (default 10000, the multi-term expansion limit of D11).
+	MaxExpansions int
+	// MaxTerms bounds the values of one terms clause (default 65536, Elasticsearch's
+	// index.max_terms_count).
+	MaxTerms int
+	// MaxAggs bounds the number of aggregations of a request, sub-aggregations
+	// included (default 100).
+	MaxAggs int
+	// MaxSortKeys bounds the keys of a sort (default 32).
+	MaxSortKeys int
+}
+
+// Default limits (decisions D7, D11).
+const (
+	DefaultMaxClauses      = 1024
+	DefaultMaxDepth        = 64
+	DefaultMaxResultWindow = 10000
+	DefaultMaxExpansions   = 10000
+	DefaultMaxTerms        = 65536
+	DefaultMaxAggs         = 100
+	DefaultMaxSortKeys     = 32
+	// DefaultSize is the page size of a search without size (spec §4 Limits).
+	DefaultSize = 10
+)
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxClauses, DefaultMaxClauses)
+	def(&l.MaxDepth, DefaultMaxDepth)
+	def(&l.MaxResultWindow, DefaultMaxResultWindow)
+	def(&l.MaxExpansions, DefaultMaxExpansions)
+	def(&l.MaxTerms, DefaultMaxTerms)
+	def(&l.MaxAggs, DefaultMaxAggs)
+	def(&l.MaxSortKeys, DefaultMaxSortKeys)
+	return l
+}
+
+// Options are the inputs of Decode besides the body.
+type Options struct {
+	// Schema describes the environment's fields; nil means "every field is text".
+	Schema Schema
+	// Params are the decoded URL query parameters: the Nimvio members of D7 (Page,
+	// PageSize, Sort, SortAsc and the field filters), and Elasticsearch's URI search
+	// parameters (q, df, default_operator, analyzer, from, size, sort, _source, ...).
+	// Unknown parameters are ignored (clients add cache-busters).
+	Params []Param
+	// Limits bounds the request; zero fields take the defaults.
+	Limits Limits
+}
+
+// Request is a decoded search request.
+type Request struct {
+	// Query selects the items (never nil). Nimvio field filters are already folded in.
+	Query query.Query
+	// PostFilter, when not nil, restricts the hits but not the aggregations
+	// (Elasticsearch's post_filter).
+	PostFilter query.Query
+	// From and Size select the page (decisions D7).
+	From, Size int
+	// Sort is the order; empty means by relevance when the query scores, else the
+	// default order of D6.
+	Sort []query.SortField
+	// TrackScores asks for scores even when sorting by fields.
+	TrackScores bool
+	// Source filters each returned item; nil returns items whole.
+	Source *SourceFilter
+	// Aggs are the requested aggregations, in request order.
+	Aggs []*Agg
+}
+
+// Search returns the query.Search of the request's hits (the post_filter applied).
+func (r *Request) Search() *query.Search {
+	q := r.Query
+	if r.PostFilter != nil {
+		q = query.Bool{Clauses: []query.Clause{{Occur: query.Must, Query: q}, {Occur: query.Filter, Query: r.PostFilter}}}
+	}
+	return &query.Search{Query: q, Sort: r.Sort, From: r.From, Size: r.Size, Scores: r.TrackScores}
+}
+
+// Decode decodes a search body (blank means {"query":{"match_all":{}}}, D10) and the
+// URL parameters of opts into a Request. Every failure is an *Error.
+func Decode(body string, opts Options) (*Request, error) {
+	d := newDecoder(opts)
+	req, err := d.request(body)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// DecodeQuery decodes the body of _validate/query (D10): an object whose only
+// member is "query" (blank means match_all). It returns the compiled query.
+func DecodeQuery(body string, opts Options) (query.Query, error) {
+	d := newDecoder(opts)
+	v, err := d.parseBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Exists() {
+		return query.MatchAll{}, nil
+	}
+	var q query.Query = query.MatchAll{}
+	err = d.members(v, "", func(key string, val gjsonResult) error {
+		if key != "query" {
+			return errorf(CodeInvalidQuery, "", "request does not support ["+key+"]; _validate/query takes only \"query\"")
+		}
+		var err error
+		q, err = d.query(val, "query", 0)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
+}
