@@ -110,7 +110,7 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 				out.set.and(sub.set)
 			}
 			if scoring {
-				out.scores = addScores(out.scores, sub.scores, e)
+				out.scores = e.addScores(out.scores, sub)
 			}
 		case query.Should:
 			should = append(should, sub)
@@ -136,7 +136,7 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	}
 	if scoring {
 		for _, s := range should {
-			out.scores = addScores(out.scores, s.scores, e)
+			out.scores = e.addScores(out.scores, s)
 		}
 	}
 	for _, c := range q.Clauses {
@@ -152,17 +152,17 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	return out, nil
 }
 
-// addScores adds src into dst item by item; either may be nil (all zero).
-func addScores(dst, src []float32, e *Engine) []float32 {
-	if src == nil {
+// addScores adds the scores of src's matches into dst (nil: all zero) and releases
+// src's buffer.
+func (e *Engine) addScores(dst []float32, src scored) []float32 {
+	if src.scores == nil {
 		return dst
 	}
 	if dst == nil {
 		dst = e.scoreBuffer()
 	}
-	for i, v := range src {
-		dst[i] += v
-	}
+	src.set.forEach(func(doc int) { dst[doc] += src.scores[doc] })
+	e.release(src.scores)
 	return dst
 }
 
@@ -192,34 +192,40 @@ func atLeast(sets []scored, k, n int) docSet {
 
 func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, error) {
 	out := scored{set: newDocSet(e.n)}
-	var subs []scored
+	var sums []float32
+	tie := float32(q.TieBreaker)
+	if scoring {
+		out.scores = e.scoreBuffer()
+		if tie != 0 {
+			sums = e.scoreBuffer()
+		}
+	}
+	// Walk each sub-query's own matches (not every match times every sub-query): a
+	// field pattern such as "*" makes dis_max over dozens of mostly sparse fields.
 	for _, sub := range q.Queries {
 		s, err := e.run(sub, scoring, boost)
 		if err != nil {
 			return scored{}, err
 		}
 		out.set.or(s.set)
-		subs = append(subs, s)
-	}
-	if !scoring {
-		return out, nil
-	}
-	out.scores = e.scoreBuffer()
-	tie := float32(q.TieBreaker)
-	out.set.forEach(func(doc int) {
-		var max, sum float32
-		for _, s := range subs {
-			if s.scores == nil || !s.set.has(doc) {
-				continue
-			}
-			v := s.scores[doc]
-			sum += v
-			if v > max {
-				max = v
-			}
+		if s.scores == nil {
+			continue
 		}
-		out.scores[doc] = max + tie*(sum-max)
-	})
+		s.set.forEach(func(doc int) {
+			v := s.scores[doc]
+			if v > out.scores[doc] {
+				out.scores[doc] = v
+			}
+			if sums != nil {
+				sums[doc] += v
+			}
+		})
+		e.release(s.scores)
+	}
+	if sums != nil {
+		out.set.forEach(func(doc int) { out.scores[doc] += tie * (sums[doc] - out.scores[doc]) })
+		e.release(sums)
+	}
 	return out, nil
 }
 
@@ -485,14 +491,26 @@ func (e *Engine) runFieldPattern(q query.Query, pattern string, scoring bool, bo
 func (e *Engine) scoreBuffer() []float32 {
 	var b []float32
 	if k := len(e.free); k > 0 {
-		b = e.free[k-1]
+		b = e.free[k-1] // buffers are cleared when they are freed
 		e.free = e.free[:k-1]
-		clear(b)
 	} else {
 		b = make([]float32, e.n)
 	}
 	e.used = append(e.used, b)
 	return b
+}
+
+// release returns a score buffer to the free list before the request ends, so that
+// queries with many sub-queries reuse a few buffers.
+func (e *Engine) release(b []float32) {
+	for i := len(e.used) - 1; i >= 0; i-- {
+		if &e.used[i][0] == &b[0] {
+			e.used = append(e.used[:i], e.used[i+1:]...)
+			clear(b)
+			e.free = append(e.free, b)
+			return
+		}
+	}
 }
 
 // spend charges n steps of work against the request's budget (decisions D11: a request

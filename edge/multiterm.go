@@ -286,7 +286,7 @@ func (e *Engine) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, erro
 		}
 		out.set.or(s.set)
 		if scoring {
-			out.scores = addScores(out.scores, s.scores, e)
+			out.scores = e.addScores(out.scores, s)
 		}
 	}
 	return out, nil

@@ -19,6 +19,9 @@ var relevanceOrder = []query.SortField{{Score: true, Desc: true}, {Field: "Creat
 // pages. The returned slices are reused by the next call.
 func (e *Engine) Search(s *query.Search) (Result, error) {
 	e.steps = 0
+	for _, b := range e.used {
+		clear(b)
+	}
 	e.free = append(e.free, e.used...)
 	e.used = e.used[:0]
 

@@ -238,6 +238,11 @@ func (d *decoder) uvarint() uint64 {
 	if d.err != nil {
 		return 0
 	}
+	if len(d.b) > 0 && d.b[0] < 0x80 { // the common one-byte case, kept inlinable
+		x := uint64(d.b[0])
+		d.b = d.b[1:]
+		return x
+	}
 	var x uint64
 	var shift uint
 	for i := 0; i < len(d.b) && i < binary.MaxVarintLen64; i++ {
@@ -416,10 +421,11 @@ func (f *Field) Values(dst []Value, doc int) []Value {
 			}
 		case KindString:
 			d := decoder{b: entries}
-			v.Ord = uint32(d.int(math.MaxUint32))
-			if d.err != nil {
+			ord := d.uvarint() // not d.int: int is 32 bits under TinyGo's wasm
+			if d.err != nil || ord > math.MaxUint32 {
 				return dst
 			}
+			v.Ord = uint32(ord)
 			entries = d.b
 		case KindBool:
 			if len(entries) < 1 {
@@ -553,33 +559,30 @@ type Postings struct {
 	positions bool
 	doc       int
 	freq      int
-	posLeft   int
+	posBlock  string // the current item's positions, still encoded
 	pos       int
 }
 
-// Next advances to the next item and returns it, or -1 at the end.
+// Next advances to the next item and returns it, or -1 at the end. The positions of
+// the item it leaves are skipped without being decoded.
 func (p *Postings) Next() int {
-	d := decoder{b: p.b}
-	if p.positions {
-		for ; p.posLeft > 0; p.posLeft-- {
-			d.uvarint()
-		}
-	}
-	if len(d.b) == 0 {
-		p.b, p.doc = "", -1
+	if len(p.b) == 0 {
+		p.doc = -1
 		return -1
 	}
+	d := decoder{b: p.b}
 	delta := d.uvarint()
 	if p.doc < 0 {
 		p.doc = 0
 	}
 	p.doc += int(delta)
 	if p.positions {
-		p.freq = int(d.uvarint())
-		p.posLeft, p.pos = p.freq, 0
+		p.freq = d.int(len(d.b))
+		p.posBlock = d.str(d.int(len(d.b)))
+		p.pos = 0
 	}
 	if d.err != nil || p.doc < 0 {
-		p.b, p.doc = "", -1
+		p.b, p.doc, p.posBlock = "", -1, ""
 		return -1
 	}
 	p.b = d.b
@@ -591,16 +594,15 @@ func (p *Postings) Freq() int { return p.freq }
 
 // NextPosition returns the term's next position in the current item, or -1.
 func (p *Postings) NextPosition() int {
-	if p.posLeft == 0 {
+	if len(p.posBlock) == 0 {
 		return -1
 	}
-	d := decoder{b: p.b}
+	d := decoder{b: p.posBlock}
 	p.pos += int(d.uvarint())
 	if d.err != nil {
-		p.posLeft = 0
+		p.posBlock = ""
 		return -1
 	}
-	p.b = d.b
-	p.posLeft--
+	p.posBlock = d.b
 	return p.pos
 }

@@ -264,9 +264,10 @@ func (p *postingBuf) addDoc(doc int) {
 
 // docScratch gathers one item's scalar values per field before they are indexed.
 type docScratch struct {
-	order  []string
-	values map[string][]gjson.Result
-	tokens []analysis.Token
+	order     []string
+	values    map[string][]gjson.Result
+	tokens    []analysis.Token
+	positions []byte
 }
 
 // Bytes builds the snapshot file.
@@ -493,13 +494,18 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 				pb = &postingBuf{}
 				fb.terms[strings.Clone(term)] = pb
 			}
+			// Per item: delta, frequency, the byte length of the positions, then the
+			// positions (deltas), so that scoring skips positions without decoding them.
 			pb.addDoc(doc)
 			pb.buf = binary.AppendUvarint(pb.buf, uint64(end-start))
+			s.positions = s.positions[:0]
 			last := 0
 			for _, t := range s.tokens[start:end] {
-				pb.buf = binary.AppendUvarint(pb.buf, uint64(t.Position-last))
+				s.positions = binary.AppendUvarint(s.positions, uint64(t.Position-last))
 				last = t.Position
 			}
+			pb.buf = binary.AppendUvarint(pb.buf, uint64(len(s.positions)))
+			pb.buf = append(pb.buf, s.positions...)
 			start = end
 		}
 		if fb.norms == nil {
