@@ -482,7 +482,12 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 	if len(s.tokens) > 0 {
 		// Group the item's tokens by term (positions stay ascending within a term)
 		// without a map: terms are appended to their postings in byte order.
-		slices.SortStableFunc(s.tokens, func(a, b analysis.Token) int { return strings.Compare(a.Term, b.Term) })
+		slices.SortFunc(s.tokens, func(a, b analysis.Token) int {
+			if c := strings.Compare(a.Term, b.Term); c != 0 {
+				return c
+			}
+			return a.Position - b.Position
+		})
 		for start := 0; start < len(s.tokens); {
 			term := s.tokens[start].Term
 			end := start + 1
