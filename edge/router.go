@@ -26,6 +26,9 @@ type Options struct {
 	// MaxBodyBytes and MaxURLBytes bound a request (413, 414); zero means the default.
 	MaxBodyBytes int
 	MaxURLBytes  int
+	// MaxSteps is the evaluation budget of one request (too_complex above it); zero
+	// means DefaultMaxSteps, below zero means no limit.
+	MaxSteps int64
 }
 
 // Router answers HTTP requests for the environments it holds. It keeps per-environment
@@ -54,12 +57,17 @@ func NewRouter(opts Options) *Router {
 	if opts.MaxURLBytes <= 0 {
 		opts.MaxURLBytes = DefaultMaxURLBytes
 	}
+	if opts.MaxSteps == 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
 	return &Router{opts: opts, envs: map[string]*environment{}}
 }
 
 // Load serves snap under its environment id, replacing any snapshot of that id.
 func (r *Router) Load(snap *snapshot.Snapshot) {
-	r.envs[snap.Environment()] = &environment{snap: snap, engine: NewEngine(snap), hash: snap.Hash()}
+	e := NewEngine(snap)
+	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
+	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash()}
 }
 
 // Unload stops serving environment env.

@@ -1,26 +1,30 @@
 // Command host serves snapshots over HTTP, answering through the engine's WebAssembly
-// module (run by wazero) or, with --engine native, through native routers.
+// module (run by wazero) or, with --engine native, through native routers. It reloads
+// the snapshot folder when it changes, and serves /healthz, /readyz and /metrics.
 //
 //	go run ./host --snapshots DIR [--addr 127.0.0.1:8080] [--engine wasm|native] [--module FILE]
+//
+// `host --help` lists every flag and its CDA_* environment variable.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/host/compress"
+	"github.com/cdaedge/cdaedge/host/config"
 	"github.com/cdaedge/cdaedge/host/httpedge"
+	"github.com/cdaedge/cdaedge/host/metrics"
 	"github.com/cdaedge/cdaedge/host/nativepool"
+	"github.com/cdaedge/cdaedge/host/reload"
+	"github.com/cdaedge/cdaedge/host/server"
 	"github.com/cdaedge/cdaedge/host/snapdir"
 	"github.com/cdaedge/cdaedge/host/wasmpool"
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -31,51 +35,29 @@ const buildHint = "build one with `GOOS=wasip1 GOARCH=wasm go build -buildmode=c
 	"and pass --module host/module.wasm, or build the host with it embedded " +
 	"(`go build -tags cdaembed ./host` after that copy; the Taskfile does both)"
 
-type config struct {
-	callTimeout time.Duration
-	snapshots   string
-	addr        string
-	engine      string
-	module      string
-	instances   int
-	router      edge.Options
-}
-
-// tokenFlag collects --preview-token ENV=TOKEN flags into the router's preview tokens.
-type tokenFlag struct{ opts *edge.Options }
-
-func (f tokenFlag) String() string { return "" }
-
-func (f tokenFlag) Set(v string) error {
-	env, token, ok := strings.Cut(v, "=")
-	if !ok || env == "" || token == "" {
-		return errors.New("want ENV=TOKEN")
-	}
-	if f.opts.PreviewTokens == nil {
-		f.opts.PreviewTokens = map[string]string{}
-	}
-	f.opts.PreviewTokens[env] = token
-	return nil
-}
-
-// engine is what main runs: an httpedge.Engine that can be closed.
+// engine is what main runs: an httpedge.Engine whose snapshot set can be swapped.
 type engine interface {
 	httpedge.Engine
 	Close(ctx context.Context) error
+	Swap(ctx context.Context, files []snapdir.File) error
+	Size() int
+	Failures() uint64
 }
 
 func main() {
-	var cfg config
-	flag.StringVar(&cfg.snapshots, "snapshots", "", "directory of *.snap files to serve (required)")
-	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address")
-	flag.StringVar(&cfg.engine, "engine", "wasm", "engine: wasm (the module in wazero) or native")
-	flag.StringVar(&cfg.module, "module", "", "wasm module file (default: the embedded module)")
-	flag.IntVar(&cfg.instances, "instances", 0, "wasm instances (default GOMAXPROCS)")
-	flag.DurationVar(&cfg.callTimeout, "call-timeout", 0, "watchdog on each call into a wasm instance, e.g. 5s (default off: the engine's step budget bounds work, D11)")
-	flag.StringVar(&cfg.router.CacheControl, "cache-control", "", "Cache-Control of published 200s (default public, max-age=60, D11)")
-	flag.Var(tokenFlag{&cfg.router}, "preview-token", "ENV=TOKEN: the access token of preview environment ENV (D3); repeatable")
-	flag.Parse()
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	cfg, err := config.Parse(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, config.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "host:", err)
+		os.Exit(2)
+	}
+	log, err := newLogger(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "host:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, log); err != nil {
@@ -84,16 +66,32 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, cfg config, log *slog.Logger) error {
-	if cfg.snapshots == "" {
-		return errors.New("--snapshots DIR is required")
+func newLogger(cfg config.Config) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
 	}
-	files, err := snapdir.Load(cfg.snapshots)
+	opts := &slog.HandlerOptions{Level: level}
+	switch cfg.LogFormat {
+	case "json":
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("unknown --log-format %q (want json or text)", cfg.LogFormat)
+}
+
+func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	files, err := snapdir.Load(cfg.Snapshots)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		log.Info("snapshot", "env", f.Env, "path", f.Path, "bytes", len(f.Data))
+		log.Info("snapshot", "env", f.Env, "path", f.Path, "version", f.Snap.Version(), "bytes", len(f.Data),
+			"items", f.Snap.Len(), "preview", f.Snap.Preview())
+		if f.Snap.Preview() && cfg.Router.PreviewTokens[f.Env] == "" {
+			log.Warn("preview environment without an access token: every request gets 401", "env", f.Env)
+		}
 	}
 	eng, err := newEngine(ctx, cfg, files, log)
 	if err != nil {
@@ -105,45 +103,73 @@ func run(ctx context.Context, cfg config, log *slog.Logger) error {
 		}
 	}()
 
-	ln, err := net.Listen("tcp", cfg.addr)
+	reloader := reload.New(cfg.Snapshots, files, eng.Swap, reload.Options{Poll: cfg.Poll, Logger: log})
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	if cfg.Watch {
+		if err := reloader.Watch(); err != nil {
+			log.Warn("cannot watch the snapshot folder; polling instead", "dir", cfg.Snapshots, "err", err)
+		}
+		go reloader.Run(watchCtx, hup)
+	} else {
+		go func() {
+			for {
+				select {
+				case <-watchCtx.Done():
+					return
+				case <-hup:
+					log.Info("SIGHUP: rescanning the snapshot folder", "dir", cfg.Snapshots)
+					_ = reloader.Rescan(watchCtx)
+				}
+			}
+		}()
+	}
+
+	var m *metrics.Metrics
+	if cfg.Metrics {
+		m = metrics.New(metrics.Sources{Snapshots: reloader.Served, PoolSize: eng.Size,
+			Failures: eng.Failures, Reloads: reloader.Counts})
+	}
+	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log}
+	if cfg.Compress {
+		apiOpts.Compressor = compress.New(cfg.CompressMinBytes)
+	}
+	front := server.Handler(server.Options{
+		API:       httpedge.NewHandler(eng, apiOpts),
+		Metrics:   m,
+		Snapshots: reloader.Served,
+		Logger:    log,
+		AccessLog: cfg.AccessLog,
+	})
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           httpedge.NewHandler(eng, httpedge.Options{Logger: log}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "engine", cfg.engine)
-
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
+	log.Info("listening", "addr", ln.Addr().String(), "engine", cfg.Engine, "pid", os.Getpid())
+	return server.Serve(ctx, ln, front, server.Limits{
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+		ReadTimeout:       cfg.ReadTimeout,
+		WriteTimeout:      cfg.WriteTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    cfg.MaxHeaderBytes,
+	}, cfg.ShutdownTimeout, log)
 }
 
-func newEngine(ctx context.Context, cfg config, files []snapdir.File, log *slog.Logger) (engine, error) {
-	switch cfg.engine {
+func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log *slog.Logger) (engine, error) {
+	switch cfg.Engine {
 	case "native":
 		snaps := make([]*snapshot.Snapshot, len(files))
 		for i, f := range files {
 			snaps[i] = f.Snap
 		}
-		return nativepool.New(snaps, cfg.router), nil
+		return nativeEngine{nativepool.New(snaps, cfg.Router)}, nil
 	case "wasm":
 		module := embeddedModule
-		if cfg.module != "" {
-			b, err := os.ReadFile(cfg.module)
+		if cfg.Module != "" {
+			b, err := os.ReadFile(cfg.Module)
 			if err != nil {
 				return nil, fmt.Errorf("read module: %w", err)
 			}
@@ -158,9 +184,9 @@ func newEngine(ctx context.Context, cfg config, files []snapdir.File, log *slog.
 		}
 		start := time.Now()
 		pool, err := wasmpool.New(ctx, module, data, wasmpool.Options{
-			Router:      cfg.router,
-			Instances:   cfg.instances,
-			CallTimeout: cfg.callTimeout,
+			Router:      cfg.Router,
+			Instances:   cfg.Instances,
+			CallTimeout: cfg.CallTimeout,
 			Stderr:      os.Stderr,
 			Logger:      log,
 		})
@@ -168,8 +194,29 @@ func newEngine(ctx context.Context, cfg config, files []snapdir.File, log *slog.
 			return nil, fmt.Errorf("start wasm pool: %w", err)
 		}
 		log.Info("wasm pool ready", "instances", pool.Size(), "took", time.Since(start).Round(time.Millisecond))
-		return pool, nil
+		return wasmEngine{pool}, nil
 	default:
-		return nil, fmt.Errorf("unknown --engine %q (want wasm or native)", cfg.engine)
+		return nil, fmt.Errorf("unknown --engine %q (want wasm or native)", cfg.Engine)
 	}
+}
+
+// wasmEngine and nativeEngine adapt the pools' Swap to snapshot files.
+type wasmEngine struct{ *wasmpool.Pool }
+
+func (e wasmEngine) Swap(ctx context.Context, files []snapdir.File) error {
+	data := make([][]byte, len(files))
+	for i, f := range files {
+		data[i] = f.Data
+	}
+	return e.Pool.Swap(ctx, data)
+}
+
+type nativeEngine struct{ *nativepool.Pool }
+
+func (e nativeEngine) Swap(ctx context.Context, files []snapdir.File) error {
+	snaps := make([]*snapshot.Snapshot, len(files))
+	for i, f := range files {
+		snaps[i] = f.Snap
+	}
+	return e.Pool.Swap(ctx, snaps)
 }

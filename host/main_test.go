@@ -55,7 +55,7 @@ func (l *logBuffer) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf.Write(b)
-	if bytes.Contains(l.buf.Bytes(), []byte("msg=listening")) {
+	if bytes.Contains(l.buf.Bytes(), []byte(`"msg":"listening"`)) {
 		l.once.Do(func() { close(l.ready) })
 	}
 	return len(b), nil
@@ -81,6 +81,13 @@ func freeAddr(t *testing.T) string {
 // and stops it (by PID, SIGTERM, expecting a clean exit) when the test ends.
 func startHost(t *testing.T, args ...string) string {
 	t.Helper()
+	addr, _, _ := startHostProc(t, args...)
+	return addr
+}
+
+// startHostProc is startHost that also returns the host's PID and its log.
+func startHostProc(t *testing.T, args ...string) (string, int, *logBuffer) {
+	t.Helper()
 	addr := freeAddr(t)
 	logs := &logBuffer{ready: make(chan struct{})}
 	cmd := exec.Command(hostBin, append([]string{"--addr", addr}, args...)...)
@@ -104,7 +111,7 @@ func startHost(t *testing.T, args ...string) string {
 		exited <- err
 		t.Fatalf("host exited before listening: %v\n%s", err, logs)
 	}
-	return addr
+	return addr, cmd.Process.Pid, logs
 }
 
 // runHost runs the host expecting it to fail at startup, and returns its output.
@@ -162,6 +169,7 @@ func send(t *testing.T, addr string, req edge.Request) (int, http.Header, []byte
 		t.Fatal(err)
 	}
 	resp.Header.Del("Date")
+	resp.Header.Del("X-Request-Id")
 	return resp.StatusCode, resp.Header, body
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/host/compress"
 )
 
 // Engine answers edge requests: the wasm pool or a pool of native routers. An error
@@ -30,6 +31,8 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives engine failures; nil discards them.
 	Logger *slog.Logger
+	// Compressor, when set, compresses answers for clients that ask (Accept-Encoding).
+	Compressor *compress.Compressor
 }
 
 // NewHandler returns an http.Handler answering every request through e.
@@ -48,12 +51,21 @@ type handler struct {
 	opts   Options
 }
 
+// maxDrain is how much of an oversized body is read and dropped before answering 413.
+const maxDrain = 16 << 20
+
 // errTooLarge means the request body is over the limit.
 var errTooLarge = errors.New("request body too large")
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r, h.opts.MaxBodyBytes)
 	if errors.Is(err, errTooLarge) {
+		// Read (a bounded part of) the rest first: a server that answers and closes
+		// with unread data makes the client's kernel see a reset instead of the 413.
+		if r.Body != nil {
+			_, _ = io.CopyN(io.Discard, r.Body, maxDrain)
+		}
+		w.Header().Set("Connection", "close")
 		WriteResponse(w, edge.ErrorResponse(edge.CodePayloadTooLarge,
 			fmt.Sprintf("The request body is larger than %d bytes.", h.opts.MaxBodyBytes)))
 		return
@@ -64,6 +76,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := Request(r, body)
+	head := req.Method == http.MethodHead
+	if head {
+		// Answer HEAD as the GET it stands for (every route that allows one allows the
+		// other), so that its Content-Length, Content-Encoding and ETag are the GET's.
+		req.Method = http.MethodGet
+	}
+	if h.opts.Compressor != nil {
+		for i := range req.Headers {
+			if req.Headers[i].Name == "if-none-match" {
+				req.Headers[i].Value = compress.StripETagSuffix(req.Headers[i].Value)
+			}
+		}
+	}
 	resp, err := h.engine.Serve(r.Context(), &req)
 	if err == nil && (resp == nil || resp.Status < 200 || resp.Status > 599) {
 		err = fmt.Errorf("engine returned an invalid response")
@@ -76,7 +101,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.opts.Logger.Log(r.Context(), level, "engine failed", "method", req.Method, "path", req.Path, "err", err)
 		resp = edge.ErrorResponse(edge.CodeInternal, "The server failed to answer the request.")
 	}
-	WriteResponse(w, resp)
+	if h.opts.Compressor != nil {
+		h.opts.Compressor.Apply(resp, compress.Negotiate(r.Header.Get("Accept-Encoding")))
+	}
+	writeResponse(w, resp, head)
 }
 
 // readBody reads at most max bytes of the body; nil when empty.
@@ -158,7 +186,11 @@ func splitTarget(r *http.Request) (string, string) {
 
 // WriteResponse writes resp to w: its headers in order, an exact Content-Length, and
 // nothing added by content sniffing.
-func WriteResponse(w http.ResponseWriter, resp *edge.Response) {
+func WriteResponse(w http.ResponseWriter, resp *edge.Response) { writeResponse(w, resp, false) }
+
+// writeResponse writes resp; for a HEAD request (head) it sends the headers of the GET
+// answer resp, Content-Length included, and no body.
+func writeResponse(w http.ResponseWriter, resp *edge.Response, head bool) {
 	h := w.Header()
 	for _, f := range resp.Headers {
 		h.Add(f.Name, f.Value)
@@ -171,7 +203,7 @@ func WriteResponse(w http.ResponseWriter, resp *edge.Response) {
 		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
 	}
 	w.WriteHeader(resp.Status)
-	if !bodyless && len(resp.Body) > 0 {
+	if !bodyless && !head && len(resp.Body) > 0 {
 		_, _ = w.Write(resp.Body)
 	}
 }

@@ -5,67 +5,115 @@ package nativepool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
+// ErrClosed is returned by Serve and Swap after Close.
+var ErrClosed = errors.New("nativepool: pool closed")
+
 // Pool hands each request a router of its own. It is safe for concurrent use.
 type Pool struct {
-	opts  edge.Options
-	snaps []*snapshot.Snapshot
+	opts     edge.Options
+	set      atomic.Pointer[set]
+	failures atomic.Uint64
+}
 
-	mu   sync.Mutex
-	idle []*edge.Router
+// set is the routers of one snapshot set. A request keeps the set it started with, so
+// swapping sets never mixes two versions in one answer.
+type set struct {
+	snaps []*snapshot.Snapshot
+	mu    sync.Mutex
+	idle  []*edge.Router
+	busy  atomic.Int64
 }
 
 // New returns a pool of routers serving snaps with opts.
 func New(snaps []*snapshot.Snapshot, opts edge.Options) *Pool {
-	return &Pool{opts: opts, snaps: snaps}
+	p := &Pool{opts: opts}
+	p.set.Store(&set{snaps: snaps})
+	return p
 }
 
-func (p *Pool) get() *edge.Router {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		r := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+// Swap makes snaps the served snapshot set atomically; requests in flight finish with
+// the set they started with.
+func (p *Pool) Swap(_ context.Context, snaps []*snapshot.Snapshot) error {
+	for {
+		old := p.set.Load()
+		if old == nil {
+			return ErrClosed
+		}
+		if p.set.CompareAndSwap(old, &set{snaps: snaps}) {
+			return nil
+		}
+	}
+}
+
+// Size returns the number of routers: the idle ones plus those answering a request.
+func (p *Pool) Size() int {
+	s := p.set.Load()
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.idle) + int(s.busy.Load())
+}
+
+// Failures returns how many requests made a router panic (it never should).
+func (p *Pool) Failures() uint64 { return p.failures.Load() }
+
+func (p *Pool) get(s *set) *edge.Router {
+	s.busy.Add(1)
+	s.mu.Lock()
+	if n := len(s.idle); n > 0 {
+		r := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		s.mu.Unlock()
 		return r
 	}
-	p.mu.Unlock()
+	s.mu.Unlock()
 	r := edge.NewRouter(p.opts)
-	for _, s := range p.snaps {
-		r.Load(s)
+	for _, snap := range s.snaps {
+		r.Load(snap)
 	}
 	return r
 }
 
-func (p *Pool) put(r *edge.Router) {
-	p.mu.Lock()
-	p.idle = append(p.idle, r)
-	p.mu.Unlock()
+func (s *set) put(r *edge.Router) {
+	s.mu.Lock()
+	s.idle = append(s.idle, r)
+	s.mu.Unlock()
+	s.busy.Add(-1)
 }
 
 // Serve answers req. A router that panics (it never should) is dropped and the panic
 // becomes an error.
 func (p *Pool) Serve(ctx context.Context, req *edge.Request) (resp *edge.Response, err error) {
-	r := p.get()
+	s := p.set.Load()
+	if s == nil {
+		return nil, ErrClosed
+	}
+	r := p.get(s)
 	defer func() {
 		if v := recover(); v != nil {
+			s.busy.Add(-1)
+			p.failures.Add(1)
 			resp, err = nil, fmt.Errorf("router panic: %v", v)
 			return
 		}
-		p.put(r)
+		s.put(r)
 	}()
 	return r.Serve(req), nil
 }
 
-// Close drops the idle routers.
+// Close drops the routers; later Serve calls return ErrClosed.
 func (p *Pool) Close(ctx context.Context) error {
-	p.mu.Lock()
-	p.idle = nil
-	p.mu.Unlock()
+	p.set.Store(nil)
 	return nil
 }

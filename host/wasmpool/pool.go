@@ -82,8 +82,11 @@ type Pool struct {
 	cancel context.CancelFunc
 
 	gen       atomic.Pointer[generation]
+	swapMu    sync.Mutex // serialises Swap and Close
+	closed    bool       // guarded by swapMu
 	closeOnce sync.Once
-	bg        sync.WaitGroup // background replacements
+	bg        sync.WaitGroup // background replacements and retirements
+	failures  atomic.Uint64  // calls that failed (traps, guest exits, bad frames)
 }
 
 // New compiles module, instantiates the pool's instances and loads every snapshot file
@@ -208,6 +211,30 @@ func sameTypes(a, b []api.ValueType) bool {
 // Size returns the number of instances of the pool.
 func (p *Pool) Size() int { return p.opts.Instances }
 
+// Failures returns how many calls into an instance have failed (a trap, a guest exit,
+// a malformed answer) since the pool started; each failed instance was replaced.
+func (p *Pool) Failures() uint64 { return p.failures.Load() }
+
+// Swap builds a new generation loaded with snapshots and makes it current atomically:
+// requests that start afterwards are answered by it, requests in flight finish on the
+// generation they started with, whose instances are closed once they are done. When a
+// new instance cannot be built (a snapshot the module rejects) nothing changes and the
+// error is returned. The pool keeps references to the snapshot bytes.
+func (p *Pool) Swap(ctx context.Context, snapshots [][]byte) error {
+	p.swapMu.Lock()
+	defer p.swapMu.Unlock()
+	if p.closed {
+		return ErrClosed
+	}
+	g, err := p.newGeneration(ctx, snapshots)
+	if err != nil {
+		return err
+	}
+	old := p.gen.Swap(g)
+	p.bg.Go(func() { old.retire(p.ctx) })
+	return nil
+}
+
 // Serve answers req with an instance of the current generation, waiting for a free one
 // while ctx allows. An error means no answer: the pool closed, ctx ended while waiting,
 // or the instance failed (and was replaced); the caller answers 500 `internal` (D8).
@@ -246,6 +273,9 @@ func (b Bound) Serve(req *edge.Request) (*edge.Response, error) { return b.pool.
 func (p *Pool) Close(ctx context.Context) error {
 	var err error
 	p.closeOnce.Do(func() {
+		p.swapMu.Lock()
+		p.closed = true
+		p.swapMu.Unlock()
 		if g := p.gen.Swap(nil); g != nil {
 			g.retire(ctx)
 		}
@@ -321,6 +351,7 @@ func (g *generation) serve(inst *instance, req *edge.Request) (*edge.Response, e
 	}
 	resp, err := inst.serve(p.ctx, p.opts.CallTimeout, req)
 	if err != nil {
+		p.failures.Add(1)
 		p.log.Warn("wasm instance failed; replacing it", "err", err)
 		inst.close()
 		g.replace()

@@ -38,11 +38,33 @@ func ContentID(i int) string {
 // Build returns a snapshot file of environment env with n items.
 func Build(t testing.TB, env string, n int) []byte {
 	t.Helper()
+	return build(t, env, items(n))
+}
+
+// BuildVersion returns a snapshot file of environment env with n items that all carry
+// version v: in Data.version and in their names ("v<v> item <i>").
+func BuildVersion(t testing.TB, env string, n, v int) []byte {
+	t.Helper()
+	its := make([][]byte, n)
+	for i := range its {
+		its[i] = fmt.Appendf(nil, `{"ContentID":"Content_00000000-0000-4000-8000-%012d",`+
+			`"Name":"v%d item %d","Status":"Published","TemplateName":"Page",`+
+			`"TemplateID":"Template_00000000-0000-4000-8000-000000000001",`+
+			`"CreatedBy":"ann","CreatedAt":"2021-04-01T10:00:00.000Z",`+
+			`"UpdatedBy":"bob","UpdatedAt":"2021-05-01T10:00:00.000Z",`+
+			`"PublishedBy":"cat","PublishedAt":"2021-05-02T10:00:00.000Z",`+
+			`"Data":{"version":%d}}`, i+1, v, i+1, v)
+	}
+	return build(t, env, its)
+}
+
+func build(t testing.TB, env string, its [][]byte) []byte {
+	t.Helper()
 	w, err := snapshot.NewWriter(env, false)
 	if err != nil {
 		t.Fatalf("new writer: %v", err)
 	}
-	for _, it := range items(n) {
+	for _, it := range its {
 		if err := w.Add(it); err != nil {
 			t.Fatalf("add item: %v", err)
 		}
