@@ -263,7 +263,7 @@ func (x *gqlExec) contentSearch(field *graphql.Selection) (s *query.Search, list
 		return nil, true, x.at(sortPos, serr)
 	}
 	s.Sort = []query.SortField{{Field: field2, Desc: !asc}}
-	s.From = (page - 1) * s.Size
+	s.From = pageOffset(page, s.Size)
 	switch len(filters) {
 	case 0:
 	case 1:

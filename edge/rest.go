@@ -92,7 +92,7 @@ func ParseRESTList(rawQuery string, schema Schema) (*query.Search, error) {
 	if s.Size, err = pageSize("pageSize", values["pageSize"]); err != nil {
 		return nil, err
 	}
-	s.From = (page - 1) * s.Size
+	s.From = pageOffset(page, s.Size)
 	asc, err := sortAscending("sortAsc", values["sortAsc"])
 	if err != nil {
 		return nil, err
@@ -192,4 +192,17 @@ func sortField(param, name string, schema Schema) (string, error) {
 		return "", Errorf(CodeInvalidArgument, "%s: Data is an object; name one of its elements as Data.<element>", param)
 	}
 	return canonical, nil
+}
+
+// maxOffset caps a page's offset: past the end of any environment, and small enough that
+// offset+size cannot overflow an int, which has 32 bits under TinyGo's wasm.
+const maxOffset = 1 << 30
+
+// pageOffset is (page-1)*size, capped at maxOffset (the same answer, an empty page,
+// with 32- and 64-bit ints).
+func pageOffset(page, size int) int {
+	if size > 0 && page-1 > maxOffset/size {
+		return maxOffset
+	}
+	return (page - 1) * size
 }

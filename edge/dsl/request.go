@@ -594,7 +594,10 @@ func (d *decoder) sortValue(v gjson.Result, path string) ([]query.SortField, err
 		})
 		return out, err
 	}
-	return out, add(v, path)
+	// add appends to out: call it before reading out (the order of evaluation within
+	// one return statement is unspecified, and TinyGo reads out first).
+	err := add(v, path)
+	return out, err
 }
 
 func (d *decoder) sortElement(e gjson.Result, path string) ([]query.SortField, error) {
