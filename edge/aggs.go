@@ -399,7 +399,7 @@ func appendJavaDouble(dst []byte, f float64) []byte {
 
 func (c *aggContext) ranges(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) {
 	f, kw := c.fieldOf(a.Field)
-	isDate := a.Type == dsl.AggDateRange || f != nil && isDateMember(f.Name())
+	isDate := a.Type == dsl.AggDateRange || f != nil && snapshot.IsDateMember(f.Name())
 	counts := make([]int, len(a.Ranges))
 	sub := make([][]int, len(a.Ranges))
 	if f != nil {

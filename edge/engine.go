@@ -7,13 +7,6 @@ import (
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
-// DocumentedMembers are the content item members of the specification, in the output
-// order of decisions D2.
-var DocumentedMembers = [...]string{
-	"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
-	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID",
-}
-
 // Engine evaluates searches against one snapshot. It keeps scratch buffers between
 // calls, so it is not safe for concurrent use; the snapshot it reads may be shared.
 type Engine struct {
@@ -55,7 +48,7 @@ func (e *Engine) Snapshot() *snapshot.Snapshot { return e.snap }
 // case-insensitively: a documented member, or any other top-level member an item of the
 // environment has (decisions D6).
 func (e *Engine) TopLevel(name string) (string, bool) {
-	for _, m := range DocumentedMembers {
+	for _, m := range snapshot.DocumentedMembers {
 		if strings.EqualFold(m, name) {
 			return m, true
 		}

@@ -24,8 +24,8 @@ func (e *Engine) run(q query.Query, scoring bool, boost float32) (scored, error)
 	if err := e.spend(1); err != nil {
 		return scored{}, err
 	}
-	if f, ok := patternField(q); ok {
-		return e.runFieldPattern(q, f, scoring, boost)
+	if fq, ok := q.(query.Fielded); ok && strings.Contains(fq.FieldName(), "*") {
+		return e.runFieldPattern(fq, scoring, boost)
 	}
 	switch q := q.(type) {
 	case nil, query.MatchAll:
@@ -404,72 +404,10 @@ func boolCmp(a, b bool) int {
 	return 1
 }
 
-// patternField reports the field of a field-bearing node when it is a pattern such as
-// "Data.*" (Elasticsearch expands such names against the mapping).
-func patternField(q query.Query) (string, bool) {
-	var f string
-	switch q := q.(type) {
-	case query.Term:
-		f = q.Field
-	case query.Phrase:
-		f = q.Field
-	case query.PhrasePrefix:
-		f = q.Field
-	case query.Prefix:
-		f = q.Field
-	case query.Wildcard:
-		f = q.Field
-	case query.Regexp:
-		f = q.Field
-	case query.Fuzzy:
-		f = q.Field
-	case query.Range:
-		f = q.Field
-	case query.Exists:
-		f = q.Field
-	default:
-		return "", false
-	}
-	return f, strings.Contains(f, "*")
-}
-
-// withField returns q on another field.
-func withField(q query.Query, f string) query.Query {
-	switch q := q.(type) {
-	case query.Term:
-		q.Field = f
-		return q
-	case query.Phrase:
-		q.Field = f
-		return q
-	case query.PhrasePrefix:
-		q.Field = f
-		return q
-	case query.Prefix:
-		q.Field = f
-		return q
-	case query.Wildcard:
-		q.Field = f
-		return q
-	case query.Regexp:
-		q.Field = f
-		return q
-	case query.Fuzzy:
-		q.Field = f
-		return q
-	case query.Range:
-		q.Field = f
-		return q
-	case query.Exists:
-		q.Field = f
-		return q
-	}
-	return q
-}
-
 // runFieldPattern evaluates q on every field whose name matches the pattern, as a
 // dis_max (the best field's score), as Elasticsearch's query_string does for fields: ["Data.*"].
-func (e *Engine) runFieldPattern(q query.Query, pattern string, scoring bool, boost float32) (scored, error) {
+func (e *Engine) runFieldPattern(q query.Fielded, scoring bool, boost float32) (scored, error) {
+	pattern := q.FieldName()
 	var subs []query.Query
 	keyword := strings.HasSuffix(pattern, ".keyword")
 	for _, name := range e.snap.FieldNames() {
@@ -478,7 +416,7 @@ func (e *Engine) runFieldPattern(q query.Query, pattern string, scoring bool, bo
 			candidate += ".keyword"
 		}
 		if match.Match(candidate, pattern) {
-			subs = append(subs, withField(q, candidate))
+			subs = append(subs, q.WithField(candidate))
 		}
 	}
 	if len(subs) == 0 {

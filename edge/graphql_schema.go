@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"github.com/cdaedge/cdaedge/snapshot"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/graphql"
@@ -177,7 +178,7 @@ var memberDocs = [...]struct{ name, desc string }{
 // contentMembers are the selectable members: the documented ones in D2 order, then the
 // other top-level members the environment's items have (such as ParentID), sorted.
 func contentMembers(env *environment) []string {
-	out := append([]string(nil), DocumentedMembers[:]...)
+	out := append([]string(nil), snapshot.DocumentedMembers[:]...)
 	for _, f := range env.snap.FieldNames() {
 		top, _, _ := strings.Cut(f, ".")
 		known := false

@@ -158,13 +158,13 @@ func (s *searchSchema) FieldType(name string) dsl.FieldType {
 	var t dsl.FieldType
 	f := s.env.snap.Field(name)
 	if f != nil {
-		if isDateMember(name) {
+		if snapshot.IsDateMember(name) {
 			t |= dsl.TypeDate
 		} else if f.Text().Len() > 0 || f.Keyword().Len() > 0 {
 			t |= dsl.TypeText
 		}
 		switch {
-		case !f.HasValues() || isDateMember(name):
+		case !f.HasValues() || snapshot.IsDateMember(name):
 		case f.Keyword().Len() == 0:
 			// No strings: the first value found tells numbers from booleans.
 			n := s.env.snap.Len()
@@ -225,8 +225,4 @@ func (s *searchSchema) FieldNames() []string {
 		s.names = s.env.snap.FieldNames()
 	}
 	return s.names
-}
-
-func isDateMember(name string) bool {
-	return name == "CreatedAt" || name == "UpdatedAt" || name == "PublishedAt"
 }

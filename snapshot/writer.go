@@ -18,9 +18,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// memberOrder is the output order of the documented members (decisions D2); other
-// top-level members follow in source order.
-var memberOrder = [...]string{
+// DocumentedMembers are the content item members of the specification, in the output
+// order of decisions D2; other top-level members follow them in source order.
+var DocumentedMembers = [...]string{
 	"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
 	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID",
 }
@@ -29,7 +29,9 @@ var memberOrder = [...]string{
 // indexed as dates (sortable by instant), not as analysed text.
 var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
 
-func isDateMember(name string) bool {
+// IsDateMember reports whether name is a top-level member that holds an instant
+// (decisions D5): CreatedAt, UpdatedAt or PublishedAt.
+func IsDateMember(name string) bool {
 	for _, m := range dateMembers {
 		if m == name {
 			return true
@@ -129,11 +131,11 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 		return nil, "", "", fmt.Errorf("/ContentID: required, a non-empty string")
 	}
 	type member struct{ key, value string }
-	var documented [len(memberOrder)]*member
+	var documented [len(DocumentedMembers)]*member
 	var others []member
 	root.ForEach(func(k, v gjson.Result) bool {
 		m := member{key: k.Raw, value: v.Raw}
-		for i, name := range memberOrder {
+		for i, name := range DocumentedMembers {
 			if k.Str == name {
 				documented[i] = &m
 				return true
@@ -453,7 +455,7 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 		fb.multi = true
 	}
 	inData := strings.HasPrefix(fb.name, "Data.")
-	isDate := fb.topLevel && isDateMember(fb.name)
+	isDate := fb.topLevel && IsDateMember(fb.name)
 
 	// Analysed text: every string value, markup stripped inside Data (decisions D4),
 	// values separated by the position gap so phrases never cross values.

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"github.com/cdaedge/cdaedge/snapshot"
 	"math"
 	"strconv"
 	"strings"
@@ -262,7 +263,7 @@ func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
 		case (key == "execution_hint" || key == "collect_mode") && typ == AggTerms:
 			_, err = strictStr(val, p)
 		case key == "ranges" && (typ == AggRange || typ == AggDateRange):
-			a.Ranges, err = d.aggRanges(val, p, typ == AggDateRange || isDateMember(a.Field))
+			a.Ranges, err = d.aggRanges(val, p, typ == AggDateRange || snapshot.IsDateMember(a.Field))
 		case key == "keyed" && (typ == AggRange || typ == AggDateRange || typ == AggHistogram || typ == AggDateHistogram):
 			a.Keyed, err = boolean(val, p)
 		case key == "calendar_interval" && typ == AggDateHistogram:

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"github.com/cdaedge/cdaedge/snapshot"
 	"strconv"
 	"strings"
 
@@ -147,23 +148,11 @@ const (
 	kindBool
 )
 
-// dateMembers are the top-level members that hold instants (decisions D5).
-var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
-
-func isDateMember(name string) bool {
-	for _, m := range dateMembers {
-		if m == name {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *decoder) kindOf(field string) fieldKind {
 	if strings.HasSuffix(field, ".keyword") {
 		return kindKeyword
 	}
-	if isDateMember(field) {
+	if snapshot.IsDateMember(field) {
 		return kindDate
 	}
 	if d.schema == nil {

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"github.com/cdaedge/cdaedge/snapshot"
 	"strconv"
 	"strings"
 
@@ -424,7 +425,7 @@ func (d *decoder) memberFilter(field string, v gjson.Result, path string, depth 
 	case v.Type == gjson.Null:
 		return nil, wrongType(path, "a string", v)
 	}
-	if isDateMember(field) {
+	if snapshot.IsDateMember(field) {
 		if v.Type == gjson.String && v.Str == "" {
 			return nil, nil
 		}

@@ -352,6 +352,39 @@ func (q Range) String() string {
 	return b.String()
 }
 
+// Fielded is implemented by the nodes that address one field, so that the evaluator
+// can expand a field pattern such as "Data.*" without knowing each node.
+type Fielded interface {
+	Query
+	// FieldName is the field (or field pattern) the node addresses.
+	FieldName() string
+	// WithField returns the same node on another field.
+	WithField(field string) Query
+}
+
+// The field-addressing nodes implement Fielded: FieldName returns their field,
+// WithField a copy on another field.
+
+func (q Term) FieldName() string         { return q.Field }
+func (q Phrase) FieldName() string       { return q.Field }
+func (q PhrasePrefix) FieldName() string { return q.Field }
+func (q Prefix) FieldName() string       { return q.Field }
+func (q Wildcard) FieldName() string     { return q.Field }
+func (q Regexp) FieldName() string       { return q.Field }
+func (q Fuzzy) FieldName() string        { return q.Field }
+func (q Range) FieldName() string        { return q.Field }
+func (q Exists) FieldName() string       { return q.Field }
+
+func (q Term) WithField(f string) Query         { q.Field = f; return q }
+func (q Phrase) WithField(f string) Query       { q.Field = f; return q }
+func (q PhrasePrefix) WithField(f string) Query { q.Field = f; return q }
+func (q Prefix) WithField(f string) Query       { q.Field = f; return q }
+func (q Wildcard) WithField(f string) Query     { q.Field = f; return q }
+func (q Regexp) WithField(f string) Query       { q.Field = f; return q }
+func (q Fuzzy) WithField(f string) Query        { q.Field = f; return q }
+func (q Range) WithField(f string) Query        { q.Field = f; return q }
+func (q Exists) WithField(f string) Query       { q.Field = f; return q }
+
 // SortField is one key of a sort: a field (a top-level member or a Data path), or the
 // relevance score.
 type SortField struct {
