@@ -2,6 +2,7 @@ package edge
 
 import (
 	"cmp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -357,6 +358,28 @@ func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.
 func (e *Engine) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
 	set := newDocSet(e.n)
 	dict := f.Keyword()
+	if f.HasSortOrders() && !f.MultiValued() && e.singleKind(f, lo, hi) {
+		// The field's precomputed ascending order puts the items that have it first,
+		// sorted by value: the range is the slice between two binary searches.
+		inside := func(i int, b *query.Bound, upper bool) bool {
+			e.vals = f.Values(e.vals[:0], f.SortedDoc(i, false))
+			return len(e.vals) > 0 && inBound(e.vals[0], b, dict, upper)
+		}
+		n := f.DocCount()
+		first := sort.Search(n, func(i int) bool { return inside(i, lo, false) })
+		end := sort.Search(n, func(i int) bool { return !inside(i, hi, true) })
+		for i := first; i < end; i++ {
+			set.add(f.SortedDoc(i, false))
+		}
+		return set
+	}
+	return e.valueRangeScan(f, lo, hi)
+}
+
+// valueRangeScan is valueRange by visiting every item.
+func (e *Engine) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
+	set := newDocSet(e.n)
+	dict := f.Keyword()
 	for doc := 0; doc < e.n; doc++ {
 		e.vals = f.Values(e.vals[:0], doc)
 		for _, v := range e.vals {
@@ -367,6 +390,53 @@ func (e *Engine) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
 		}
 	}
 	return set
+}
+
+// singleKind reports whether every value of f has the one kind the bounds compare
+// with, so that its sorted order is also the order the bounds see.
+func (e *Engine) singleKind(f *snapshot.Field, lo, hi *query.Bound) bool {
+	var kind snapshot.ValueKind
+	for _, b := range [2]*query.Bound{lo, hi} {
+		if b == nil {
+			continue
+		}
+		k := valueKindOf(b.Value.Kind)
+		if kind != 0 && k != kind {
+			return false
+		}
+		kind = k
+	}
+	if kind == 0 {
+		return false
+	}
+	// Items are sorted by kind first (D12), so the first and the last item with the
+	// field have the same kind exactly when all do.
+	n := f.DocCount()
+	if n == 0 {
+		return false
+	}
+	e.vals = f.Values(e.vals[:0], f.SortedDoc(0, false))
+	firstKind := snapshot.ValueKind(0)
+	if len(e.vals) > 0 {
+		firstKind = e.vals[0].Kind
+	}
+	e.vals = f.Values(e.vals[:0], f.SortedDoc(n-1, false))
+	return firstKind == kind && len(e.vals) > 0 && e.vals[0].Kind == kind
+}
+
+// valueKindOf is the stored kind a scalar of kind k compares with.
+func valueKindOf(k query.ScalarKind) snapshot.ValueKind {
+	switch k {
+	case query.ScalarNumber:
+		return snapshot.KindNumber
+	case query.ScalarDate:
+		return snapshot.KindDate
+	case query.ScalarString:
+		return snapshot.KindString
+	case query.ScalarBool:
+		return snapshot.KindBool
+	}
+	return 0
 }
 
 // inBound reports whether v is on the inner side of bound b (upper or lower). Values of

@@ -196,3 +196,28 @@ func TestSloppyPhraseFreq(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeFastPathMatchesScan: a range over a top-level field answered from its sorted
+// order equals the same range answered by visiting every item, for many bounds.
+func TestRangeFastPathMatchesScan(t *testing.T) {
+	e := NewEngine(snapshottest.Open(t, "eval", false, evalItems...))
+	f := e.snap.Field("CreatedAt")
+	dates := []int64{0, 1577836800000, 1577836800001, 1609459200000, 1640995200000, 1685620800000, 1685620800000 + 1, 1 << 50}
+	bound := func(ms int64, incl bool) *query.Bound {
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarDate, Millis: ms}, Inclusive: incl}
+	}
+	for _, a := range dates {
+		for _, b := range dates {
+			for _, inclusive := range [][2]bool{{true, true}, {true, false}, {false, true}, {false, false}} {
+				lo, hi := bound(a, inclusive[0]), bound(b, inclusive[1])
+				for _, pair := range [][2]*query.Bound{{lo, hi}, {lo, nil}, {nil, hi}} {
+					fast := fmt.Sprint(e.valueRange(f, pair[0], pair[1]))
+					scan := fmt.Sprint(e.valueRangeScan(f, pair[0], pair[1]))
+					if fast != scan {
+						t.Fatalf("range %v..%v: fast %s, scan %s", pair[0], pair[1], fast, scan)
+					}
+				}
+			}
+		}
+	}
+}
