@@ -1,3 +1,8 @@
+//go:build !wasm
+
+// The writer is left out of WebAssembly builds: the module only reads snapshots, and
+// crypto/sha256's package initialisation (FIPS self-test code) would add ~40 KB to it.
+
 package snapshot
 
 import (
@@ -5,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"slices"
 	"strings"
@@ -17,54 +21,6 @@ import (
 	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"github.com/tidwall/gjson"
 )
-
-// DocumentedMembers are the content item members of the specification, in the output
-// order of decisions D2; other top-level members follow them in source order.
-var DocumentedMembers = [...]string{
-	"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
-	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID",
-}
-
-// dateMembers are the top-level members that hold instants (decisions D5): they are
-// indexed as dates (sortable by instant), not as analysed text.
-var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
-
-// IsDateMember reports whether name is a top-level member that holds an instant
-// (decisions D5): CreatedAt, UpdatedAt or PublishedAt.
-func IsDateMember(name string) bool {
-	for _, m := range dateMembers {
-		if m == name {
-			return true
-		}
-	}
-	return false
-}
-
-// IgnoreAbove is Elasticsearch's ignore_above of dynamically mapped keyword sub-fields:
-// a string inside Data longer than this many characters gets no exact form (no
-// <field>.keyword term, no sort value), as in Elasticsearch; analysed text is kept.
-// Top-level members always keep their exact form, because REST and GraphQL sort by them
-// (decisions D6).
-const IgnoreAbove = 256
-
-// PublishedStatus is the status that a published-only snapshot holds (decisions D3).
-const PublishedStatus = "Published"
-
-// ValidEnvironmentID reports whether id matches [A-Za-z0-9][A-Za-z0-9_.-]{0,127}
-// (decisions D1).
-func ValidEnvironmentID(id string) bool {
-	if len(id) == 0 || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
-			return false
-		}
-	}
-	return true
-}
 
 // Writer accumulates content items and writes a snapshot. Writing is deterministic:
 // the same set of items, added in any order, gives byte-identical output.
@@ -777,14 +733,4 @@ func (b *fileBuilder) finish(preview bool, n int) []byte {
 	copy(out[offHash:], hash[:])
 	binary.LittleEndian.PutUint32(out[offChecksum:], checksum(out))
 	return out
-}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// checksum is the CRC-32C of data with the checksum field taken as zero.
-func checksum(data []byte) uint32 {
-	var zero [checksumSize]byte
-	c := crc32.Update(0, castagnoli, data[:offChecksum])
-	c = crc32.Update(c, castagnoli, zero[:])
-	return crc32.Update(c, castagnoli, data[offChecksum+checksumSize:])
 }
