@@ -93,6 +93,36 @@ type scanner struct {
 	check  func(string) error // date check (decisions D5)
 }
 
+// container is what a separator closes: an object or an array.
+type container struct {
+	closing byte
+	name    string // for messages: what it is, and what stands inside it
+	element string
+}
+
+var (
+	closeObject = container{'}', "object", "object member"}
+	closeArray  = container{']', "array", "array element"}
+)
+
+// separator consumes what follows a member or element: a comma (done is false) or the
+// container's closing bracket (done is true).
+func (s *scanner) separator(c container) (done bool, err error) {
+	s.skipWS()
+	if s.pos >= len(s.data) {
+		return false, s.fail(s.pos, "unexpected end of input in %s (expecting ',' or '%c')", c.name, c.closing)
+	}
+	switch s.data[s.pos] {
+	case c.closing:
+		s.pos++
+		return true, nil
+	case ',':
+		s.pos++
+		return false, nil
+	}
+	return false, s.fail(s.pos, "invalid %s after %s (expecting ',' or '%c')", s.describe(s.pos), c.element, c.closing)
+}
+
 func (s *scanner) fail(off int, format string, args ...any) error {
 	return &syntaxError{off: off, msg: fmt.Sprintf(format, args...)}
 }
@@ -243,19 +273,12 @@ func (s *scanner) item(info *itemInfo) error {
 				return err
 			}
 		}
-		s.skipWS()
-		if s.pos >= len(s.data) {
-			return s.fail(s.pos, "unexpected end of input in object (expecting ',' or '}')")
-		}
-		c := s.data[s.pos]
-		if c == '}' {
-			s.pos++
+		if done, err := s.separator(closeObject); err != nil || done {
+			if err != nil {
+				return err
+			}
 			break
 		}
-		if c != ',' {
-			return s.fail(s.pos, "invalid %s after object member (expecting ',' or '}')", s.describe(s.pos))
-		}
-		s.pos++
 	}
 	s.depth--
 	if !hasContentID {
@@ -567,19 +590,12 @@ func (s *scanner) object(track bool) error {
 		if err != nil {
 			return err
 		}
-		s.skipWS()
-		if s.pos >= len(s.data) {
-			return s.fail(s.pos, "unexpected end of input in object (expecting ',' or '}')")
-		}
-		c := s.data[s.pos]
-		if c == '}' {
-			s.pos++
+		if done, err := s.separator(closeObject); err != nil || done {
+			if err != nil {
+				return err
+			}
 			break
 		}
-		if c != ',' {
-			return s.fail(s.pos, "invalid %s after object member (expecting ',' or '}')", s.describe(s.pos))
-		}
-		s.pos++
 	}
 	if track && s.inData && idsOK && typ == "Reference" && refType == "Content" {
 		s.info.refs = append(s.info.refs, ids...)
@@ -622,19 +638,12 @@ func (s *scanner) array(track bool, ids *[]contentRef) error {
 		if err != nil {
 			return err
 		}
-		s.skipWS()
-		if s.pos >= len(s.data) {
-			return s.fail(s.pos, "unexpected end of input in array (expecting ',' or ']')")
-		}
-		c := s.data[s.pos]
-		if c == ']' {
-			s.pos++
+		if done, err := s.separator(closeArray); err != nil || done {
+			if err != nil {
+				return err
+			}
 			break
 		}
-		if c != ',' {
-			return s.fail(s.pos, "invalid %s after array element (expecting ',' or ']')", s.describe(s.pos))
-		}
-		s.pos++
 	}
 	s.depth--
 	return nil

@@ -82,6 +82,22 @@ func (d *decoder) query(v gjson.Result, path string, depth int) (query.Query, er
 	return nil, errorf(CodeInvalidQuery, path, "unknown query clause type ["+clip(kind)+"]; supported: match_all, match_none, match, match_phrase, match_phrase_prefix, match_bool_prefix, multi_match, query_string, simple_query_string, term, terms, range, prefix, wildcard, regexp, fuzzy, exists, ids, bool, constant_score, dis_max")
 }
 
+// operator reads a boolean operator, "or" or "and" in any case (match's operator,
+// query_string's default_operator), and reports whether it is "and".
+func operator(val gjson.Result, p string) (bool, error) {
+	s, err := strictStr(val, p)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case strings.EqualFold(s, "or"):
+		return false, nil
+	case strings.EqualFold(s, "and"):
+		return true, nil
+	}
+	return false, errorf(CodeInvalidArgument, p, "must be OR or AND, not \""+clip(s)+"\"")
+}
+
 func unsupported(path, clause, key string) error {
 	return errorf(CodeInvalidQuery, path, "["+clause+"] query does not support ["+clip(key)+"]")
 }
@@ -301,17 +317,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val gjson.Result, path s
 		}
 		o.text = val
 	case "operator":
-		var s string
-		if s, err = strictStr(val, p); err == nil {
-			switch strings.ToLower(s) {
-			case "or":
-				o.and = false
-			case "and":
-				o.and = true
-			default:
-				err = errorf(CodeInvalidArgument, p, "must be \"or\" or \"and\", not \""+clip(s)+"\"")
-			}
-		}
+		o.and, err = operator(val, p)
 	case "minimum_should_match":
 		var s string
 		if s, err = str(val, p); err == nil {

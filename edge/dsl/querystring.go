@@ -74,17 +74,7 @@ func (d *decoder) queryString(body gjson.Result, path string, simple bool) (quer
 				fields = append(fields, s)
 			}
 		case "default_operator":
-			var s string
-			if s, err = strictStr(val, p); err == nil {
-				switch strings.ToUpper(s) {
-				case "OR":
-					o.And = false
-				case "AND":
-					o.And = true
-				default:
-					err = errorf(CodeInvalidArgument, p, "must be OR or AND, not \""+clip(s)+"\"")
-				}
-			}
+			o.And, err = operator(val, p)
 		case "analyzer":
 			var s string
 			if s, err = strictStr(val, p); err == nil {
