@@ -329,24 +329,21 @@ func parsePath(req *Request) (route, string, *Error) {
 	}
 	var segs [8]string
 	n := 0
-	rest := path[1:]
-	for rest != "" || n == 0 {
+	for rest := path[1:]; ; {
+		seg, tail, more := strings.Cut(rest, "/")
 		if n == len(segs) {
 			return routeNone, "", notFound
 		}
-		seg, tail, _ := strings.Cut(rest, "/")
 		u, ok := unescape(seg, false)
 		if !ok {
 			return routeNone, "", Errorf(CodeNotFound, "no such route: malformed escape in %s", clip(path))
 		}
 		segs[n] = u
 		n++
-		rest = tail
-		if tail == "" && strings.HasSuffix(path, "/") {
-			segs[n] = ""
-			n++
+		if !more {
 			break
 		}
+		rest = tail
 	}
 	s := segs[:n]
 	if len(s) < 4 || s[2] != "v1" || s[3] == "" {
