@@ -117,17 +117,25 @@ func (c *jsonChecker) object(depth int) *Error {
 		if err := c.value(depth); err != nil {
 			return err
 		}
-		c.ws()
-		if c.i < len(c.s) && c.s[c.i] == ',' {
-			c.i++
-			continue
+		if done, err := c.separator('}'); done || err != nil {
+			return err
 		}
-		if c.i < len(c.s) && c.s[c.i] == '}' {
-			c.i++
-			return nil
-		}
-		return c.fail("unexpected " + c.what() + ", expected ',' or '}'")
 	}
+}
+
+// separator consumes what follows a member or element: a comma (done is false) or the
+// closing bracket (done is true).
+func (c *jsonChecker) separator(closing byte) (done bool, err *Error) {
+	c.ws()
+	if c.i < len(c.s) && c.s[c.i] == ',' {
+		c.i++
+		return false, nil
+	}
+	if c.i < len(c.s) && c.s[c.i] == closing {
+		c.i++
+		return true, nil
+	}
+	return false, c.fail("unexpected " + c.what() + ", expected ',' or '" + string(closing) + "'")
 }
 
 func (c *jsonChecker) array(depth int) *Error {
@@ -145,16 +153,9 @@ func (c *jsonChecker) array(depth int) *Error {
 		if err := c.value(depth); err != nil {
 			return err
 		}
-		c.ws()
-		if c.i < len(c.s) && c.s[c.i] == ',' {
-			c.i++
-			continue
+		if done, err := c.separator(']'); done || err != nil {
+			return err
 		}
-		if c.i < len(c.s) && c.s[c.i] == ']' {
-			c.i++
-			return nil
-		}
-		return c.fail("unexpected " + c.what() + ", expected ',' or ']'")
 	}
 }
 
