@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/clipperhouse/uax29/v2/words"
+	"github.com/cdaedge/cdaedge/edge/analysis/internal/wordbreak"
 )
 
 // kind is what Lucene's StandardTokenizer grammar makes of a UAX #29 segment.
@@ -26,7 +26,8 @@ const (
 // Standard is the "standard" analyzer (D4, the default): Lucene's
 // StandardTokenizer followed by LowerCaseFilter, with no stop words.
 //
-// Word boundaries are UAX #29 (github.com/clipperhouse/uax29/v2). A segment
+// Word boundaries are UAX #29 (internal/wordbreak, which finds them as
+// github.com/clipperhouse/uax29/v2 does, from a smaller table). A segment
 // becomes a token when Lucene's grammar would emit it: words and numbers
 // (o'connor, kyoto's, example.com, 3.14 and 1,000.50 stay whole), each CJK
 // ideograph and each hiragana on its own, runs of katakana, hangul and of
@@ -46,14 +47,11 @@ const (
 // and other non-Han ideographs are kept as words, where Lucene drops them.
 func Standard(dst []Token, text string) []Token {
 	t := tokenizer{dst: dst, hint: len(text)}
-	it := words.FromString("")
 	for p := 0; p < len(text); {
 		// The segmenter keeps no state from one segment to the next, so
 		// restarting it at p is exact; it lets the Complex_Context run below
 		// look ahead one segment and hand it back.
-		it.SetText(text[p:])
-		it.Next()
-		start, end := p, p+it.End()
+		start, end := p, p+wordbreak.SegmentLen(text[p:])
 		p = end
 		seg := text[start:end]
 		switch classify(seg) {
@@ -65,9 +63,7 @@ func Standard(dst []Token, text string) []Token {
 			t.emit(seg, kindEmoji)
 		case kindSA:
 			for p < len(text) {
-				it.SetText(text[p:])
-				it.Next()
-				e := p + it.End()
+				e := p + wordbreak.SegmentLen(text[p:])
 				if classify(text[p:e]) != kindSA {
 					break
 				}
@@ -206,7 +202,7 @@ func classify(seg string) kind {
 		return kindSA
 	case isWordRune(r):
 		return kindWord
-	case inRanges(r, extPict[:]):
+	case wordbreak.IsExtendedPictographic(r):
 		return kindEmoji
 	case isRegionalIndicator(r):
 		// A flag is a pair; a lone regional indicator is dropped.
@@ -271,7 +267,7 @@ func emojiInside(seg string) int {
 			for strings.HasPrefix(seg[j:], "\u200D") {
 				j += 3
 			}
-			if r2, _ := utf8.DecodeRuneInString(seg[j:]); inRanges(r2, extPict[:]) {
+			if r2, _ := utf8.DecodeRuneInString(seg[j:]); wordbreak.IsExtendedPictographic(r2) {
 				return i
 			}
 			i = j // skip the whole ZWJ run: linear even for a long one
@@ -302,7 +298,7 @@ func wordCut(seg string) (cut, resume int, emoji bool) {
 				for strings.HasPrefix(seg[j:], "\u200D") {
 					j += 3
 				}
-				if r, _ := utf8.DecodeRuneInString(seg[j:]); inRanges(r, extPict[:]) {
+				if r, _ := utf8.DecodeRuneInString(seg[j:]); wordbreak.IsExtendedPictographic(r) {
 					return j, j, true
 				}
 				i = j - 1 // skip the whole ZWJ run: linear even for a long one
