@@ -1,10 +1,10 @@
 package edge
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge/automaton"
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
 	"github.com/tidwall/match"
@@ -71,7 +71,8 @@ func (e *Engine) multiTermSet(q query.Query) (docSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		pred = func(t string) (bool, error) { return re.MatchString(t), nil }
+		prefix = re.LiteralPrefix()
+		pred = func(t string) (bool, error) { return re.Match(t), nil }
 	}
 	dict, ok := e.multiTermDict(field)
 	if !ok {
@@ -137,76 +138,31 @@ func literalPrefix(pattern string) string {
 	return b.String()
 }
 
-// compileLuceneRegexp translates Lucene's regular expression syntax (as Elasticsearch's
-// regexp query and query_string /re/ use it) to an anchored Go expression: the whole
-// term must match; ^ and $ are ordinary characters; @ is any string; "..." quotes a
-// literal. Intersection (&), complement (~) and intervals (<1-5>) are refused with a
-// clear message rather than misread. Go's engine is linear-time, so patterns built to
-// explode, such as (a*)*b, cannot.
-func compileLuceneRegexp(pattern string, caseInsensitive bool) (*regexp.Regexp, error) {
-	var b strings.Builder
-	if caseInsensitive {
-		b.WriteString("(?i)")
+// compileLuceneRegexp compiles Lucene's regular expression syntax (as Elasticsearch's
+// regexp query and query_string /re/ use it) with edge/automaton, whose doc lists the
+// syntax: the whole term must match; ^ and $ are ordinary characters; @ is any string;
+// "..." quotes a literal. Intersection (&), complement (~), intervals (<1-5>) and #
+// are refused with a clear message rather than misread. The automaton matches in
+// linear time, so patterns built to explode, such as (a*)*b, cannot; one needing more
+// than automaton.MaxStates states is too complex.
+func compileLuceneRegexp(pattern string, caseInsensitive bool) (*automaton.Matcher, error) {
+	m, err := automaton.Compile(pattern, caseInsensitive)
+	if err == nil {
+		return m, nil
 	}
-	b.WriteString("^(?:")
-	inClass := false
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		switch {
-		case c == '\\' && i+1 < len(pattern):
-			i++
-			n := pattern[i]
-			if strings.IndexByte("dDsSwW", n) >= 0 {
-				b.WriteByte('\\')
-				b.WriteByte(n)
-			} else {
-				writeLiteral(&b, pattern[i:i+1])
-			}
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-			if c == '[' || c == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(c)
-		case c == '[':
-			inClass = true
-			b.WriteByte(c)
-			if i+1 < len(pattern) && pattern[i+1] == '^' {
-				b.WriteByte('^')
-				i++
-			}
-		case c == '"':
-			end := strings.IndexByte(pattern[i+1:], '"')
-			if end < 0 {
-				return nil, Errorf(CodeInvalidQuery, "regular expression %q: unterminated quoted string", clip(pattern))
-			}
-			writeLiteral(&b, pattern[i+1:i+1+end])
-			i += end + 1
-		case c == '@':
-			b.WriteString("(?s:.*)")
-		case c == '.':
-			b.WriteString("(?s:.)")
-		case c == '^' || c == '$':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '&' || c == '~' || c == '<' || c == '#':
-			return nil, Errorf(CodeInvalidQuery, "regular expression %q: the operator %q is not supported", clip(pattern), string(c))
-		default:
-			b.WriteByte(c)
-		}
+	e, ok := err.(*automaton.Error)
+	if !ok {
+		return nil, Errorf(CodeInvalidQuery, "invalid regular expression %q: %v", clip(pattern), err)
 	}
-	b.WriteString(")$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil, Errorf(CodeInvalidQuery, "invalid regular expression %q: %v", clip(pattern), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	switch e.Kind {
+	case automaton.ErrUnsupported:
+		return nil, Errorf(CodeInvalidQuery, "regular expression %q: the operator %q is not supported", clip(pattern), e.Operator)
+	case automaton.ErrUnterminatedQuote:
+		return nil, Errorf(CodeInvalidQuery, "regular expression %q: unterminated quoted string", clip(pattern))
+	case automaton.ErrTooComplex:
+		return nil, Errorf(CodeTooComplex, "regular expression %q is too complex: %s", clip(pattern), e.Msg)
 	}
-	return re, nil
-}
-
-func writeLiteral(b *strings.Builder, s string) {
-	b.WriteString(regexp.QuoteMeta(s))
+	return nil, Errorf(CodeInvalidQuery, "invalid regular expression %q: %s", clip(pattern), e.Msg)
 }
 
 // fuzzyTerm is one expansion of a fuzzy term with Lucene's boost for it.
