@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/graphql"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
-	"github.com/tidwall/gjson"
 )
 
 // GraphQL endpoint (spec §3, decisions D8, D9, D11, D12).
@@ -72,7 +72,7 @@ func positioned(e *Error, line, column int) *Error {
 // gqlRequest is what a GraphQL request carries, whatever its transport (D9).
 type gqlRequest struct {
 	query         string
-	variables     gjson.Result // an object, or zero when none were sent
+	variables     jsonr.Result // an object, or zero when none were sent
 	operationName string
 }
 
@@ -96,20 +96,20 @@ func decodeGraphQLRequest(req *Request) (gqlRequest, *Error) {
 	case ct == "application/graphql":
 		return gqlRequest{query: body}, nil
 	case ct == "application/json" || strings.HasSuffix(ct, "+json"):
-		if !gjson.Valid(body) {
+		if !jsonr.Valid(body) {
 			return gqlRequest{}, Errorf(CodeInvalidJSON, "the request body is not valid JSON; send {\"query\": \"...\", \"variables\": {...}}")
 		}
-		return decodeGraphQLEnvelope(gjson.Parse(body))
+		return decodeGraphQLEnvelope(jsonr.Parse(body))
 	}
 	// Any other type: the JSON form if the body is a JSON object, else a raw document
 	// (curl's default form type, text/plain from fetch without headers).
-	if trimmed[0] == '{' && gjson.Valid(body) {
-		return decodeGraphQLEnvelope(gjson.Parse(body))
+	if trimmed[0] == '{' && jsonr.Valid(body) {
+		return decodeGraphQLEnvelope(jsonr.Parse(body))
 	}
 	return gqlRequest{query: body}, nil
 }
 
-func decodeGraphQLEnvelope(v gjson.Result) (gqlRequest, *Error) {
+func decodeGraphQLEnvelope(v jsonr.Result) (gqlRequest, *Error) {
 	if !v.IsObject() {
 		if v.IsArray() {
 			return gqlRequest{}, Errorf(CodeInvalidJSON, "batched GraphQL requests (a JSON array) are not supported; send one {\"query\": ...} object")
@@ -118,20 +118,20 @@ func decodeGraphQLEnvelope(v gjson.Result) (gqlRequest, *Error) {
 	}
 	var gr gqlRequest
 	q := v.Get("query")
-	if q.Type != gjson.String {
+	if q.Type != jsonr.String {
 		return gr, Errorf(CodeInvalidJSON, "the JSON body needs a \"query\" member holding the GraphQL document as a string")
 	}
 	gr.query = q.String()
 	switch vars := v.Get("variables"); {
-	case !vars.Exists() || vars.Type == gjson.Null:
+	case !vars.Exists() || vars.Type == jsonr.Null:
 	case vars.IsObject():
 		gr.variables = vars
 	default:
 		return gr, Errorf(CodeInvalidJSON, "\"variables\" must be a JSON object")
 	}
 	switch name := v.Get("operationName"); name.Type {
-	case gjson.Null:
-	case gjson.String:
+	case jsonr.Null:
+	case jsonr.String:
 		gr.operationName = name.Str
 	default:
 		return gr, Errorf(CodeInvalidJSON, "\"operationName\" must be a string")
@@ -155,10 +155,10 @@ func decodeGraphQLURL(rawQuery string) (gqlRequest, *Error) {
 		case "variables":
 			i = 1
 			if v := strings.TrimSpace(p.Value); v != "" && v != "null" {
-				if !gjson.Valid(v) || !gjson.Parse(v).IsObject() {
+				if !jsonr.Valid(v) || !jsonr.Parse(v).IsObject() {
 					return gr, Errorf(CodeInvalidJSON, "the variables parameter must be a JSON object")
 				}
-				gr.variables = gjson.Parse(v)
+				gr.variables = jsonr.Parse(v)
 			}
 		case "operationName":
 			i, gr.operationName = 2, p.Value
@@ -181,7 +181,7 @@ type gqlExec struct {
 	env  *environment
 	doc  *graphql.Document
 	op   *graphql.Definition
-	vars gjson.Result
+	vars jsonr.Result
 	// values are the operation's coerced variables, in definition order.
 	values []gqlVariable
 	// spreads is the stack of fragments being expanded, to reject cycles.

@@ -8,8 +8,8 @@ import (
 	"github.com/cdaedge/cdaedge/edge/analysis"
 	"github.com/cdaedge/cdaedge/edge/datetime"
 	"github.com/cdaedge/cdaedge/edge/graphql"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/tidwall/gjson"
 )
 
 // gqlArgKind says how an argument of content compiles (decisions D9).
@@ -535,9 +535,9 @@ func (x *gqlExec) coerceVariables() *Error {
 			return x.errAt(def.Directives[0].Pos, CodeInvalidQuery, "directive @%s is not supported on variables", def.Directives[0].Name)
 		}
 		gv := gqlVariable{name: def.Name}
-		j := gjson.Result{}
+		j := jsonr.Result{}
 		if x.vars.IsObject() {
-			j = x.vars.Get(escapeGJSONKey(def.Name))
+			j = x.vars.Get(def.Name)
 		}
 		switch {
 		case j.Exists():
@@ -559,25 +559,6 @@ func (x *gqlExec) coerceVariables() *Error {
 		x.values = append(x.values, gv)
 	}
 	return nil
-}
-
-// escapeGJSONKey escapes gjson's path syntax; GraphQL names only hold [_0-9A-Za-z],
-// so this is defence, not a need.
-func escapeGJSONKey(s string) string {
-	for i := 0; i < len(s); i++ {
-		if !(s[i] == '_' || s[i] >= '0' && s[i] <= '9' || s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
-			var b strings.Builder
-			for j := 0; j < len(s); j++ {
-				c := s[j]
-				if !(c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
-					b.WriteByte('\\')
-				}
-				b.WriteByte(c)
-			}
-			return b.String()
-		}
-	}
-	return s
 }
 
 // gqlInputTypes are the input types a variable may declare: GraphQL's scalars and JSON.
@@ -615,7 +596,7 @@ func typeString(t *graphql.Type) string {
 // coerceJSON converts a JSON variable value to a GraphQL value of type t. Every value
 // made from JSON is positioned at the variable's definition, so that an error about a
 // nested part of it still points at something in the document (D8).
-func (x *gqlExec) coerceJSON(def *graphql.VariableDefinition, t *graphql.Type, j gjson.Result, depth int) (graphql.Value, *Error) {
+func (x *gqlExec) coerceJSON(def *graphql.VariableDefinition, t *graphql.Type, j jsonr.Result, depth int) (graphql.Value, *Error) {
 	bad := func(want string) (graphql.Value, *Error) {
 		return graphql.Value{}, x.errAt(def.Pos, CodeInvalidArgument, "variable $%s must be %s, not %s", def.Name, want, clip(j.Raw))
 	}
@@ -623,12 +604,12 @@ func (x *gqlExec) coerceJSON(def *graphql.VariableDefinition, t *graphql.Type, j
 		return graphql.Value{}, x.errAt(def.Pos, CodeTooComplex, "variable $%s is nested deeper than %d levels", def.Name, graphql.DefaultMaxDepth)
 	}
 	if t.Kind == graphql.NonNullType {
-		if j.Type == gjson.Null {
+		if j.Type == jsonr.Null {
 			return bad("a non-null " + typeString(t.Elem))
 		}
 		return x.coerceJSON(def, t.Elem, j, depth)
 	}
-	if j.Type == gjson.Null {
+	if j.Type == jsonr.Null {
 		return graphql.Value{Pos: def.Pos, Kind: graphql.NullValue, Text: "null"}, nil
 	}
 	if t.Kind == graphql.ListType {
@@ -649,30 +630,30 @@ func (x *gqlExec) coerceJSON(def *graphql.VariableDefinition, t *graphql.Type, j
 	}
 	switch t.Name {
 	case "String":
-		if j.Type == gjson.String {
+		if j.Type == jsonr.String {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.StringValue, Text: j.String()}, nil
 		}
 		return bad("a String")
 	case "ID":
-		if j.Type == gjson.String {
+		if j.Type == jsonr.String {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.StringValue, Text: j.String()}, nil
 		}
-		if j.Type == gjson.Number && isIntLiteral(j.Raw) {
+		if j.Type == jsonr.Number && isIntLiteral(j.Raw) {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.StringValue, Text: j.Raw}, nil
 		}
 		return bad("an ID")
 	case "Int":
-		if j.Type == gjson.Number && j.Num == math.Trunc(j.Num) && j.Num >= math.MinInt32 && j.Num <= math.MaxInt32 {
+		if j.Type == jsonr.Number && j.Num == math.Trunc(j.Num) && j.Num >= math.MinInt32 && j.Num <= math.MaxInt32 {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.IntValue, Text: strconv.FormatInt(int64(j.Num), 10)}, nil
 		}
 		return bad("an Int (a whole number of 32 bits)")
 	case "Float":
-		if j.Type == gjson.Number {
+		if j.Type == jsonr.Number {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.FloatValue, Text: j.Raw}, nil
 		}
 		return bad("a Float")
 	case "Boolean":
-		if j.Type == gjson.True || j.Type == gjson.False {
+		if j.Type == jsonr.True || j.Type == jsonr.False {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.BooleanValue, Text: j.Raw}, nil
 		}
 		return bad("a Boolean")
@@ -681,19 +662,19 @@ func (x *gqlExec) coerceJSON(def *graphql.VariableDefinition, t *graphql.Type, j
 }
 
 // jsonValue converts any JSON value (a JSON scalar variable) to a GraphQL value.
-func (x *gqlExec) jsonValue(def *graphql.VariableDefinition, j gjson.Result, depth int) (graphql.Value, *Error) {
+func (x *gqlExec) jsonValue(def *graphql.VariableDefinition, j jsonr.Result, depth int) (graphql.Value, *Error) {
 	if depth > graphql.DefaultMaxDepth {
 		return graphql.Value{}, x.errAt(def.Pos, CodeTooComplex, "variable $%s is nested deeper than %d levels", def.Name, graphql.DefaultMaxDepth)
 	}
 	switch {
-	case j.Type == gjson.String:
+	case j.Type == jsonr.String:
 		return graphql.Value{Pos: def.Pos, Kind: graphql.StringValue, Text: j.String()}, nil
-	case j.Type == gjson.Number:
+	case j.Type == jsonr.Number:
 		if isIntLiteral(j.Raw) {
 			return graphql.Value{Pos: def.Pos, Kind: graphql.IntValue, Text: j.Raw}, nil
 		}
 		return graphql.Value{Pos: def.Pos, Kind: graphql.FloatValue, Text: j.Raw}, nil
-	case j.Type == gjson.True || j.Type == gjson.False:
+	case j.Type == jsonr.True || j.Type == jsonr.False:
 		return graphql.Value{Pos: def.Pos, Kind: graphql.BooleanValue, Text: j.Raw}, nil
 	case j.IsArray():
 		out := graphql.Value{Pos: def.Pos, Kind: graphql.ListValue, List: []graphql.Value{}}
@@ -708,7 +689,7 @@ func (x *gqlExec) jsonValue(def *graphql.VariableDefinition, j gjson.Result, dep
 	case j.IsObject():
 		out := graphql.Value{Pos: def.Pos, Kind: graphql.ObjectValue, Fields: []graphql.ObjectField{}}
 		var err *Error
-		j.ForEach(func(k, e gjson.Result) bool {
+		j.ForEach(func(k, e jsonr.Result) bool {
 			var v graphql.Value
 			v, err = x.jsonValue(def, e, depth+1)
 			out.Fields = append(out.Fields, graphql.ObjectField{Name: k.String(), Value: v})

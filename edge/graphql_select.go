@@ -2,9 +2,9 @@ package edge
 
 import (
 	"github.com/cdaedge/cdaedge/edge/graphql"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"github.com/cdaedge/cdaedge/snapshot"
-	"github.com/tidwall/gjson"
 )
 
 // projField is one selected member of an item (or element of Data), compiled once per
@@ -211,7 +211,7 @@ func (x *gqlExec) memberList() string {
 
 // project appends the members of the JSON object obj that plan selects, in plan order,
 // under their output keys. One pass over obj finds every selected member; values are
-// copied as stored bytes (gjson Raw), never decoded.
+// copied as stored bytes (jsonr's Raw), never decoded.
 func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 	base := len(x.slots)
 	for range plan {
@@ -225,7 +225,7 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 		}
 	}
 	if missing > 0 {
-		gjson.Parse(obj).ForEach(func(k, v gjson.Result) bool {
+		jsonr.Parse(obj).ForEach(func(k, v jsonr.Result) bool {
 			for i := range plan {
 				if !plan[i].typename && slots[i] == "" && plan[i].name == k.Str {
 					slots[i] = v.Raw
@@ -273,7 +273,7 @@ func (x *gqlExec) projectValue(dst []byte, raw string, plan []projField) []byte 
 	case len(raw) > 0 && raw[0] == '[':
 		dst = append(dst, '[')
 		i := 0
-		gjson.Parse(raw).ForEach(func(_, v gjson.Result) bool {
+		jsonr.Parse(raw).ForEach(func(_, v jsonr.Result) bool {
 			if i > 0 {
 				dst = append(dst, ',')
 			}

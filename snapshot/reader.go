@@ -3,12 +3,13 @@ package snapshot
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
 
 // Section describes one section of a snapshot file, for inspection.
@@ -22,7 +23,7 @@ type Section struct {
 // is safe for concurrent use by any number of goroutines: nothing in it changes after Open.
 type Snapshot struct {
 	data  []byte
-	str   string // the same bytes viewed as a string, for gjson and zero-copy substrings
+	str   string // the same bytes viewed as a string, for jsonr and zero-copy substrings
 	n     int
 	major int
 	minor int
@@ -54,13 +55,13 @@ func Open(data []byte) (*Snapshot, error) {
 	s.major = int(binary.LittleEndian.Uint16(data[offMajor:]))
 	s.minor = int(binary.LittleEndian.Uint16(data[offMinor:]))
 	if s.major != MajorVersion {
-		return nil, fmt.Errorf("%w: %d.%d (this reader reads %d.x)", ErrVersion, s.major, s.minor, MajorVersion)
+		return nil, wrapf(ErrVersion, strconv.Itoa(s.major)+"."+strconv.Itoa(s.minor)+" (this reader reads "+strconv.Itoa(MajorVersion)+".x)")
 	}
 	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data); want != got {
-		return nil, fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, want, got)
+		return nil, wrapf(ErrChecksum, "stored "+hex32(want)+", computed "+hex32(got))
 	}
 	if err := s.readStructure(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, wrap(ErrCorrupt, err)
 	}
 	return s, nil
 }
@@ -74,10 +75,10 @@ func (s *Snapshot) readStructure() error {
 	copy(s.hash[:], data[offHash:])
 	size := uint64(len(data))
 	if table < headerSize || table > size || count > (size-table)/sectionEntry {
-		return fmt.Errorf("section table out of bounds")
+		return errors.New("section table out of bounds")
 	}
 	if n > size {
-		return fmt.Errorf("item count %d larger than the file", n)
+		return errors.New("item count " + strconv.FormatUint(n, 10) + " larger than the file")
 	}
 	s.n = int(n)
 	byName := map[string]string{}
@@ -87,36 +88,37 @@ func (s *Snapshot) readStructure() error {
 		off := binary.LittleEndian.Uint64(e[sectionNameSize:])
 		length := binary.LittleEndian.Uint64(e[sectionNameSize+8:])
 		if off < headerSize || off > table || length > table-off {
-			return fmt.Errorf("section %q out of bounds", name)
+			return errors.New("section " + strconv.Quote(name) + " out of bounds")
 		}
 		if _, dup := byName[name]; dup {
-			return fmt.Errorf("section %q twice", name)
+			return errors.New("section " + strconv.Quote(name) + " twice")
 		}
 		s.sections = append(s.sections, Section{Name: name, Offset: int64(off), Length: int64(length)})
 		byName[name] = s.str[off : off+length]
 	}
 	for _, name := range []string{secMeta, secItems, secItemOffsets, secIDs, secIDOffsets} {
 		if _, ok := byName[name]; !ok {
-			return fmt.Errorf("missing section %q", name)
+			return errors.New("missing section " + strconv.Quote(name))
 		}
 	}
 	s.items, s.itemOffsets = byName[secItems], byName[secItemOffsets]
 	s.ids, s.idOffsets = byName[secIDs], byName[secIDOffsets]
 	if uint64(len(s.itemOffsets)) != 4*(n+1) || uint64(len(s.idOffsets)) != 4*(n+1) {
-		return fmt.Errorf("offset tables do not match %d items", n)
+		return errors.New("offset tables do not match " + strconv.FormatUint(n, 10) + " items")
 	}
 	meta := byName[secMeta]
-	if !gjson.Valid(meta) {
-		return fmt.Errorf("meta section is not JSON")
+	if !jsonr.Valid(meta) {
+		return errors.New("meta section is not JSON")
 	}
-	s.env = gjson.Get(meta, "environment").String()
+	metaJSON := jsonr.Parse(meta)
+	s.env = metaJSON.Get("environment").String()
 	if !ValidEnvironmentID(s.env) {
-		return fmt.Errorf("environment id %q", s.env)
+		return errors.New("environment id " + strconv.Quote(s.env))
 	}
-	if gjson.Get(meta, "preview").Bool() != s.preview {
-		return fmt.Errorf("preview flag and meta disagree")
+	if metaJSON.Get("preview").Bool() != s.preview {
+		return errors.New("preview flag and meta disagree")
 	}
-	for _, st := range gjson.Get(meta, "statuses").Array() {
+	for _, st := range metaJSON.Get("statuses").Array() {
 		s.statuses = append(s.statuses, st.String())
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
@@ -254,7 +256,7 @@ func (d *decoder) uvarint() uint64 {
 		}
 		shift += 7
 	}
-	d.err = fmt.Errorf("bad varint")
+	d.err = errors.New("bad varint")
 	return 0
 }
 
@@ -263,7 +265,7 @@ func (d *decoder) int(max int) int {
 	v := d.uvarint()
 	if v > uint64(max) {
 		if d.err == nil {
-			d.err = fmt.Errorf("value %d out of range", v)
+			d.err = errors.New("value " + strconv.FormatUint(uint64(v), 10) + " out of range")
 		}
 		return 0
 	}
@@ -275,7 +277,7 @@ func (d *decoder) str(length int) string {
 		return ""
 	}
 	if length > len(d.b) {
-		d.err = fmt.Errorf("string out of bounds")
+		d.err = errors.New("string out of bounds")
 		return ""
 	}
 	v := d.b[:length]
@@ -297,7 +299,7 @@ func (d *decoder) sub(blob string) string {
 func (d *decoder) array(blob string, n int) string {
 	off := d.int(len(blob))
 	if d.err == nil && 4*n > len(blob)-off {
-		d.err = fmt.Errorf("array out of bounds")
+		d.err = errors.New("array out of bounds")
 		return ""
 	}
 	return blob[off : off+4*n]
@@ -319,7 +321,7 @@ func (s *Snapshot) readFields(dir string) error {
 			f.sumTotalTermFreq = int64(d.uvarint())
 			off := d.int(len(s.norms))
 			if d.err == nil && s.n > len(s.norms)-off {
-				d.err = fmt.Errorf("norms out of bounds")
+				d.err = errors.New("norms out of bounds")
 			}
 			if d.err == nil {
 				f.norms = s.norms[off : off+s.n]
@@ -331,7 +333,7 @@ func (s *Snapshot) readFields(dir string) error {
 		if f.flags&fieldHasValues != 0 {
 			dv := d.sub(s.docvalues)
 			if d.err == nil && len(dv) < 4*(s.n+1) {
-				d.err = fmt.Errorf("doc values out of bounds")
+				d.err = errors.New("doc values out of bounds")
 			}
 			if d.err == nil {
 				f.dvOffsets, f.dvEntries = dv[:4*(s.n+1)], dv[4*(s.n+1):]
@@ -344,13 +346,13 @@ func (s *Snapshot) readFields(dir string) error {
 			f.permDesc = d.array(s.perms, s.n)
 		}
 		if _, dup := s.fieldIndex[f.name]; dup && d.err == nil {
-			d.err = fmt.Errorf("field %q twice", f.name)
+			d.err = errors.New("field " + strconv.Quote(f.name) + " twice")
 		}
 		s.fieldIndex[f.name] = len(s.fields)
 		s.fields = append(s.fields, f)
 	}
 	if d.err != nil {
-		return fmt.Errorf("field directory: %w", d.err)
+		return wrap(errors.New("field directory"), d.err)
 	}
 	return nil
 }
@@ -501,13 +503,13 @@ func newTermDict(b, postings string, positions bool, d *decoder) TermDict {
 	}
 	c, ok := u32At(b, 0)
 	if !ok || uint64(c) > uint64(len(b))/8 {
-		d.err = fmt.Errorf("term dictionary out of bounds")
+		d.err = errors.New("term dictionary out of bounds")
 		return TermDict{}
 	}
 	count := int(c)
 	head := 4 + 8*(count+1)
 	if head > len(b) {
-		d.err = fmt.Errorf("term dictionary out of bounds")
+		d.err = errors.New("term dictionary out of bounds")
 		return TermDict{}
 	}
 	return TermDict{
@@ -605,4 +607,29 @@ func (p *Postings) NextPosition() int {
 	}
 	p.posBlock = d.b
 	return p.pos
+}
+
+// chainError is an error that says what happened in terms of a cause (the role fmt's
+// "%w: %w" plays; the reader avoids fmt, which costs the wasm module about 30 KB).
+// errors.Is and errors.As see both kind and cause.
+type chainError struct {
+	kind  error
+	cause error
+}
+
+func (e *chainError) Error() string   { return e.kind.Error() + ": " + e.cause.Error() }
+func (e *chainError) Unwrap() []error { return []error{e.kind, e.cause} }
+
+// wrap returns an error reading "kind: cause" that matches both.
+func wrap(kind, cause error) error { return &chainError{kind: kind, cause: cause} }
+
+// wrapf returns an error reading "kind: detail" that matches kind.
+func wrapf(kind error, detail string) error {
+	return &chainError{kind: kind, cause: errors.New(detail)}
+}
+
+// hex32 formats v as eight lower-case hex digits, as %08x does.
+func hex32(v uint32) string {
+	s := strconv.FormatUint(uint64(v), 16)
+	return strings.Repeat("0", 8-len(s)) + s
 }

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/tidwall/gjson"
 )
 
 // AggType is an aggregation's type (decisions D10).
@@ -118,7 +118,7 @@ type Agg struct {
 const maxAggDepth = 8
 
 // aggs decodes an "aggs" object: {"<name>": {"<type>": {...}, "aggs": {...}, "meta": {...}}}.
-func (d *decoder) aggs(v gjson.Result, path string, depth int) ([]*Agg, error) {
+func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*Agg, error) {
 	if depth >= maxAggDepth {
 		return nil, errorf(CodeTooComplex, path, "aggregations nest deeper than "+strconv.Itoa(maxAggDepth)+" levels")
 	}
@@ -126,7 +126,7 @@ func (d *decoder) aggs(v gjson.Result, path string, depth int) ([]*Agg, error) {
 		return nil, wrongType(path, "an object of named aggregations", v)
 	}
 	var out []*Agg
-	err := d.members(v, path, func(name string, body gjson.Result) error {
+	err := d.members(v, path, func(name string, body jsonr.Result) error {
 		p := join(path, name)
 		if name == "" || strings.ContainsAny(name, "[]>") {
 			return errorf(CodeInvalidArgument, p, "aggregation names must be non-empty and cannot contain '[', ']' or '>'")
@@ -145,12 +145,12 @@ func (d *decoder) aggs(v gjson.Result, path string, depth int) ([]*Agg, error) {
 	return out, err
 }
 
-func (d *decoder) agg(name string, body gjson.Result, path string, depth int) (*Agg, error) {
+func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*Agg, error) {
 	a := &Agg{Name: name}
-	var spec gjson.Result
+	var spec jsonr.Result
 	specPath := ""
-	var subs *gjson.Result
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	var subs *jsonr.Result
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		switch key {
 		case "aggs", "aggregations":
 			if subs != nil {
@@ -215,7 +215,7 @@ func (d *decoder) agg(name string, body gjson.Result, path string, depth int) (*
 	return a, nil
 }
 
-func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
+func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 	typ := a.Type
 	switch typ {
 	case AggTerms:
@@ -225,7 +225,7 @@ func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
 		a.Order = []BucketOrder{{Key: "_key"}}
 	}
 	fixed := ""
-	err := d.members(spec, path, func(key string, val gjson.Result) error {
+	err := d.members(spec, path, func(key string, val jsonr.Result) error {
 		p := join(path, key)
 		var err error
 		switch {
@@ -246,7 +246,7 @@ func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
 			}
 		case (key == "include" || key == "exclude") && typ == AggTerms:
 			var list []string
-			if val.Type == gjson.String {
+			if val.Type == jsonr.String {
 				return errorf(CodeInvalidQuery, p, "regular-expression include/exclude is not supported; give an array of exact values")
 			}
 			if list, err = patternList(val, p); err == nil {
@@ -300,10 +300,10 @@ func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
 				}
 			}
 		case (key == "extended_bounds") && (typ == AggHistogram || typ == AggDateHistogram):
-			err = d.members(val, p, func(k string, bv gjson.Result) error {
+			err = d.members(val, p, func(k string, bv jsonr.Result) error {
 				var f float64
 				var err error
-				if typ == AggDateHistogram && bv.Type == gjson.String {
+				if typ == AggDateHistogram && bv.Type == jsonr.String {
 					var ms int64
 					ms, err = dateBound(bv, join(p, k), "", 0)
 					f = float64(ms)
@@ -356,10 +356,10 @@ func (d *decoder) aggSpec(a *Agg, spec gjson.Result, path string) error {
 	return nil
 }
 
-func aggOrder(v gjson.Result, path string) ([]BucketOrder, error) {
+func aggOrder(v jsonr.Result, path string) ([]BucketOrder, error) {
 	var out []BucketOrder
-	one := func(o gjson.Result, p string) error {
-		return (&decoder{lim: Limits{}.withDefaults()}).members(o, p, func(k string, val gjson.Result) error {
+	one := func(o jsonr.Result, p string) error {
+		return (&decoder{lim: Limits{}.withDefaults()}).members(o, p, func(k string, val jsonr.Result) error {
 			s, err := strictStr(val, join(p, k))
 			if err != nil {
 				return err
@@ -375,7 +375,7 @@ func aggOrder(v gjson.Result, path string) ([]BucketOrder, error) {
 	var err error
 	if v.IsArray() {
 		i := 0
-		v.ForEach(func(_, o gjson.Result) bool {
+		v.ForEach(func(_, o jsonr.Result) bool {
 			err = one(o, index(path, i))
 			i++
 			return err == nil && len(out) <= 16
@@ -389,14 +389,14 @@ func aggOrder(v gjson.Result, path string) ([]BucketOrder, error) {
 	return out, err
 }
 
-func (d *decoder) aggRanges(v gjson.Result, path string, dates bool) ([]RangeSpec, error) {
+func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpec, error) {
 	if !v.IsArray() {
 		return nil, wrongType(path, "an array of ranges", v)
 	}
 	var out []RangeSpec
 	var err error
 	i := 0
-	v.ForEach(func(_, r gjson.Result) bool {
+	v.ForEach(func(_, r jsonr.Result) bool {
 		p := index(path, i)
 		i++
 		if len(out) >= 1024 {
@@ -404,9 +404,9 @@ func (d *decoder) aggRanges(v gjson.Result, path string, dates bool) ([]RangeSpe
 			return false
 		}
 		ar := RangeSpec{From: math.Inf(-1), To: math.Inf(1)}
-		err = d.members(r, p, func(k string, val gjson.Result) error {
+		err = d.members(r, p, func(k string, val jsonr.Result) error {
 			pp := join(p, k)
-			if val.Type == gjson.Null && (k == "from" || k == "to") {
+			if val.Type == jsonr.Null && (k == "from" || k == "to") {
 				return nil
 			}
 			var f float64
@@ -416,7 +416,7 @@ func (d *decoder) aggRanges(v gjson.Result, path string, dates bool) ([]RangeSpe
 				ar.Key, err = strictStr(val, pp)
 				return err
 			case "from", "to":
-				if dates && val.Type == gjson.String {
+				if dates && val.Type == jsonr.String {
 					var ms int64
 					ms, err = dateBound(val, pp, "", 0)
 					f = float64(ms)

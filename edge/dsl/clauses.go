@@ -7,12 +7,12 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge/analysis"
 	"github.com/cdaedge/cdaedge/edge/datetime"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/tidwall/gjson"
 )
 
 // query compiles one clause object ({"<type>": {...}}) at path (decisions D10).
-func (d *decoder) query(v gjson.Result, path string, depth int) (query.Query, error) {
+func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, error) {
 	if depth > d.lim.MaxDepth {
 		return nil, errorf(CodeTooComplex, path, "clauses nest deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels (limit: nesting depth)")
 	}
@@ -20,10 +20,10 @@ func (d *decoder) query(v gjson.Result, path string, depth int) (query.Query, er
 		return nil, errorf(CodeInvalidArgument, path, "a query clause must be an object such as {\"match_all\":{}}, not "+typeName(v))
 	}
 	var kind string
-	var body gjson.Result
+	var body jsonr.Result
 	n := 0
 	var err error
-	v.ForEach(func(k, val gjson.Result) bool {
+	v.ForEach(func(k, val jsonr.Result) bool {
 		n++
 		if n == 2 {
 			err = errorf(CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+clip(kind)+"] and ["+clip(k.Str)+"]")
@@ -84,7 +84,7 @@ func (d *decoder) query(v gjson.Result, path string, depth int) (query.Query, er
 
 // operator reads a boolean operator, "or" or "and" in any case (match's operator,
 // query_string's default_operator), and reports whether it is "and".
-func operator(val gjson.Result, p string) (bool, error) {
+func operator(val jsonr.Result, p string) (bool, error) {
 	s, err := strictStr(val, p)
 	if err != nil {
 		return false, err
@@ -112,7 +112,7 @@ func boosted(q query.Query, b float64) query.Query {
 
 // isCommon handles the members every clause takes: boost and _name (ignored, there
 // are no per-hit matched_queries in the envelope).
-func isCommon(key string, val gjson.Result, path string, b *float64) (bool, error) {
+func isCommon(key string, val jsonr.Result, path string, b *float64) (bool, error) {
 	switch key {
 	case "boost":
 		f, err := boost(val, join(path, key))
@@ -125,9 +125,9 @@ func isCommon(key string, val gjson.Result, path string, b *float64) (bool, erro
 	return false, nil
 }
 
-func (d *decoder) matchAll(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) matchAll(body jsonr.Result, path string) (query.Query, error) {
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -139,9 +139,9 @@ func (d *decoder) matchAll(body gjson.Result, path string) (query.Query, error) 
 	return boosted(query.MatchAll{}, b), d.count(1, path)
 }
 
-func (d *decoder) matchNone(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) matchNone(body jsonr.Result, path string) (query.Query, error) {
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -190,11 +190,11 @@ func (d *decoder) kindOf(field string) fieldKind {
 
 // scalarText is a term value's text: strings as they are, numbers and booleans as
 // written.
-func scalarText(v gjson.Result, path string) (string, error) {
+func scalarText(v jsonr.Result, path string) (string, error) {
 	switch v.Type {
-	case gjson.String:
+	case jsonr.String:
 		return v.Str, nil
-	case gjson.Number, gjson.True, gjson.False:
+	case jsonr.Number, jsonr.True, jsonr.False:
 		return v.Raw, nil
 	}
 	return "", errorf(CodeInvalidArgument, path, "must be a string, a number or a boolean, not "+typeName(v))
@@ -203,7 +203,7 @@ func scalarText(v gjson.Result, path string) (string, error) {
 // exactQuery compiles an exact-value comparison of field with v as Elasticsearch's
 // dynamic mapping does: a term on text and keyword fields (not analysed), an equality
 // on numbers and booleans, and the whole unit on dates (D5, D12).
-func (d *decoder) exactQuery(field string, v gjson.Result, path string) (query.Query, error) {
+func (d *decoder) exactQuery(field string, v jsonr.Result, path string) (query.Query, error) {
 	switch d.kindOf(field) {
 	case kindDate:
 		return dateEquality(field, v, path)
@@ -213,7 +213,7 @@ func (d *decoder) exactQuery(field string, v gjson.Result, path string) (query.Q
 			return nil, err
 		}
 		text := strings.TrimSpace(v.Str)
-		if v.Type == gjson.Number {
+		if v.Type == jsonr.Number {
 			text = v.Raw
 		}
 		s := query.Scalar{Kind: query.ScalarNumber, Number: f, Text: text}
@@ -235,16 +235,16 @@ func (d *decoder) exactQuery(field string, v gjson.Result, path string) (query.Q
 
 // dateEquality matches every instant inside the unit the value was written to (D5):
 // an inclusive range in milliseconds, printed as Elasticsearch prints date ranges.
-func dateEquality(field string, v gjson.Result, path string) (query.Query, error) {
+func dateEquality(field string, v jsonr.Result, path string) (query.Query, error) {
 	var lo, hi int64
 	switch v.Type {
-	case gjson.Number:
+	case jsonr.Number:
 		f, err := number(v, path)
 		if err != nil {
 			return nil, err
 		}
 		lo, hi = int64(f), int64(f)
-	case gjson.String:
+	case jsonr.String:
 		inst, err := datetime.Parse(v.Str)
 		if err != nil {
 			return nil, errorf(CodeInvalidArgument, path, err.Error())
@@ -287,7 +287,7 @@ func (t matchType) name() string {
 
 // matchOpts are the options of the match family and multi_match.
 type matchOpts struct {
-	text          gjson.Result
+	text          jsonr.Result
 	and           bool
 	msm           string
 	analyzer      analysis.Analyzer
@@ -307,12 +307,12 @@ func defaultMatchOpts() matchOpts {
 
 // matchOption reads one option shared by match and multi_match; ok is false when the
 // key is not one.
-func (d *decoder) matchOption(o *matchOpts, key string, val gjson.Result, path string) (bool, error) {
+func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path string) (bool, error) {
 	p := join(path, key)
 	var err error
 	switch key {
 	case "query":
-		if val.Type != gjson.String && val.Type != gjson.Number && val.Type != gjson.True && val.Type != gjson.False {
+		if val.Type != jsonr.String && val.Type != jsonr.Number && val.Type != jsonr.True && val.Type != jsonr.False {
 			return true, wrongType(p, "a string, a number or a boolean", val)
 		}
 		o.text = val
@@ -373,7 +373,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val gjson.Result, path s
 	return true, err
 }
 
-func (d *decoder) match(body gjson.Result, path string, typ matchType) (query.Query, error) {
+func (d *decoder) match(body jsonr.Result, path string, typ matchType) (query.Query, error) {
 	field, fv, err := d.single(body, path, typ.name())
 	if err != nil {
 		return nil, err
@@ -381,7 +381,7 @@ func (d *decoder) match(body gjson.Result, path string, typ matchType) (query.Qu
 	fp := join(path, field)
 	o := defaultMatchOpts()
 	if fv.IsObject() {
-		err = d.members(fv, fp, func(key string, val gjson.Result) error {
+		err = d.members(fv, fp, func(key string, val jsonr.Result) error {
 			ok, err := d.matchOption(&o, key, val, fp)
 			if !ok {
 				return unsupported(fp, typ.name(), key)
@@ -557,12 +557,12 @@ type fuzziness struct {
 	low, high int
 }
 
-func parseFuzziness(v gjson.Result, path string) (fuzziness, error) {
+func parseFuzziness(v jsonr.Result, path string) (fuzziness, error) {
 	var s string
 	switch v.Type {
-	case gjson.String:
+	case jsonr.String:
 		s = strings.TrimSpace(v.Str)
-	case gjson.Number:
+	case jsonr.Number:
 		s = v.Raw
 	default:
 		return fuzziness{}, wrongType(path, "AUTO, AUTO:low,high, 0, 1 or 2", v)
@@ -612,13 +612,13 @@ func (f fuzziness) edits(term string) int {
 
 // ---- multi_match ----
 
-func (d *decoder) multiMatch(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error) {
 	o := defaultMatchOpts()
-	var fields []gjson.Result
+	var fields []jsonr.Result
 	fieldsGiven := false
 	typ := "best_fields"
 	tie := -1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := d.matchOption(&o, key, val, path); ok {
 			return err
 		}
@@ -629,8 +629,8 @@ func (d *decoder) multiMatch(body gjson.Result, path string) (query.Query, error
 			switch {
 			case val.IsArray():
 				fields = val.Array()
-			case val.Type == gjson.String:
-				fields = []gjson.Result{val}
+			case val.Type == jsonr.String:
+				fields = []jsonr.Result{val}
 			default:
 				return wrongType(p, "an array of field names", val)
 			}
@@ -832,7 +832,7 @@ func (d *decoder) expandPattern(pattern string) []string {
 
 // ---- term-level clauses ----
 
-func (d *decoder) term(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) term(body jsonr.Result, path string) (query.Query, error) {
 	field, fv, err := d.single(body, path, "term")
 	if err != nil {
 		return nil, err
@@ -842,8 +842,8 @@ func (d *decoder) term(body gjson.Result, path string) (query.Query, error) {
 	ci := false
 	value := fv
 	if fv.IsObject() {
-		value = gjson.Result{}
-		err = d.members(fv, fp, func(key string, val gjson.Result) error {
+		value = jsonr.Result{}
+		err = d.members(fv, fp, func(key string, val jsonr.Result) error {
 			if ok, err := isCommon(key, val, fp, &b); ok {
 				return err
 			}
@@ -885,14 +885,14 @@ func (d *decoder) term(body gjson.Result, path string) (query.Query, error) {
 	return boosted(query.ConstantScore{Query: q}, b), nil
 }
 
-func (d *decoder) terms(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) terms(body jsonr.Result, path string) (query.Query, error) {
 	if !body.IsObject() {
 		return nil, wrongType(path, "an object", body)
 	}
 	b := 1.0
 	var field string
-	var values gjson.Result
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	var values jsonr.Result
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -937,7 +937,7 @@ func (d *decoder) terms(body gjson.Result, path string) (query.Query, error) {
 	return boosted(query.ConstantScore{Query: query.Bool{Clauses: clauses}}, b), nil
 }
 
-func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) rangeClause(body jsonr.Result, path string) (query.Query, error) {
 	field, fv, err := d.single(body, path, "range")
 	if err != nil {
 		return nil, err
@@ -947,7 +947,7 @@ func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, erro
 		return nil, wrongType(fp, "an object of bounds such as {\"gte\": ...}", fv)
 	}
 	type bound struct {
-		v    gjson.Result
+		v    jsonr.Result
 		incl bool
 		path string
 	}
@@ -956,7 +956,7 @@ func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, erro
 	var fromTo [2]*bound
 	b := 1.0
 	var format, zone string
-	err = d.members(fv, fp, func(key string, val gjson.Result) error {
+	err = d.members(fv, fp, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, fp, &b); ok {
 			return err
 		}
@@ -1000,10 +1000,10 @@ func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, erro
 		hi = fromTo[1]
 		hi.incl = inclHi
 	}
-	if lo != nil && lo.v.Type == gjson.Null {
+	if lo != nil && lo.v.Type == jsonr.Null {
 		lo = nil
 	}
-	if hi != nil && hi.v.Type == gjson.Null {
+	if hi != nil && hi.v.Type == jsonr.Null {
 		hi = nil
 	}
 	if err := d.count(1, path); err != nil {
@@ -1053,12 +1053,12 @@ func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, erro
 			return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: strconv.FormatBool(bl)}, Inclusive: bd.incl}, nil
 		}
 		switch v.Type {
-		case gjson.Number:
+		case jsonr.Number:
 			return &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: v.Num, Text: v.Raw}, Inclusive: bd.incl}, nil
-		case gjson.String:
+		case jsonr.String:
 			return &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: v.Str, Text: v.Str}, Inclusive: bd.incl}, nil
-		case gjson.True, gjson.False:
-			bl := v.Type == gjson.True
+		case jsonr.True, jsonr.False:
+			bl := v.Type == jsonr.True
 			return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: v.Raw}, Inclusive: bd.incl}, nil
 		}
 		return nil, wrongType(bd.path, "a string, a number or a boolean", v)
@@ -1078,14 +1078,14 @@ func (d *decoder) rangeClause(body gjson.Result, path string) (query.Query, erro
 
 // dateBound parses a date bound (D5, D12): a date-time string (the start of the unit
 // written; a zone-less value is in time_zone, default UTC), or epoch milliseconds.
-func dateBound(v gjson.Result, path, format string, offset int64) (int64, error) {
+func dateBound(v jsonr.Result, path, format string, offset int64) (int64, error) {
 	switch v.Type {
-	case gjson.Number:
+	case jsonr.Number:
 		if format == "epoch_second" {
 			return int64(v.Num * 1000), nil
 		}
 		return int64(v.Num), nil
-	case gjson.String:
+	case jsonr.String:
 		s := strings.TrimSpace(v.Str)
 		if strings.HasPrefix(s, "now") || strings.Contains(s, "||") {
 			return 0, errorf(CodeInvalidArgument, path, "date math (\""+clip(s)+"\") is not supported: responses are cached, so give an explicit date-time")
@@ -1148,7 +1148,7 @@ func zoneOffset(z, path string) (int64, error) {
 
 // pattern compiles prefix, wildcard and regexp (D10, D12): the pattern as given, unless
 // case_insensitive is true.
-func (d *decoder) pattern(kind string, body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) pattern(kind string, body jsonr.Result, path string) (query.Query, error) {
 	field, fv, err := d.single(body, path, kind)
 	if err != nil {
 		return nil, err
@@ -1156,9 +1156,9 @@ func (d *decoder) pattern(kind string, body gjson.Result, path string) (query.Qu
 	fp := join(path, field)
 	b := 1.0
 	ci := false
-	var value gjson.Result
+	var value jsonr.Result
 	if fv.IsObject() {
-		err = d.members(fv, fp, func(key string, val gjson.Result) error {
+		err = d.members(fv, fp, func(key string, val jsonr.Result) error {
 			if ok, err := isCommon(key, val, fp, &b); ok {
 				return err
 			}
@@ -1216,7 +1216,7 @@ func (d *decoder) pattern(kind string, body gjson.Result, path string) (query.Qu
 	return boosted(q, b), nil
 }
 
-func (d *decoder) fuzzy(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) fuzzy(body jsonr.Result, path string) (query.Query, error) {
 	field, fv, err := d.single(body, path, "fuzzy")
 	if err != nil {
 		return nil, err
@@ -1225,9 +1225,9 @@ func (d *decoder) fuzzy(body gjson.Result, path string) (query.Query, error) {
 	b := 1.0
 	fz := fuzziness{auto: true, low: 3, high: 6}
 	q := query.Fuzzy{Field: field, MaxExpansions: 50, Transpositions: true}
-	var value gjson.Result
+	var value jsonr.Result
 	if fv.IsObject() {
-		err = d.members(fv, fp, func(key string, val gjson.Result) error {
+		err = d.members(fv, fp, func(key string, val jsonr.Result) error {
 			if ok, err := isCommon(key, val, fp, &b); ok {
 				return err
 			}
@@ -1269,10 +1269,10 @@ func (d *decoder) fuzzy(body gjson.Result, path string) (query.Query, error) {
 	return boosted(q, b), d.count(1, path)
 }
 
-func (d *decoder) exists(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) exists(body jsonr.Result, path string) (query.Query, error) {
 	var field string
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -1311,10 +1311,10 @@ func (d *decoder) exists(body gjson.Result, path string) (query.Query, error) {
 	return boosted(query.Exists{Field: field}, b), nil
 }
 
-func (d *decoder) ids(body gjson.Result, path string) (query.Query, error) {
+func (d *decoder) ids(body jsonr.Result, path string) (query.Query, error) {
 	var ids []string
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -1350,12 +1350,12 @@ func (d *decoder) ids(body gjson.Result, path string) (query.Query, error) {
 
 // ---- compound clauses ----
 
-func (d *decoder) clauseList(v gjson.Result, path string, depth int) ([]query.Query, error) {
+func (d *decoder) clauseList(v jsonr.Result, path string, depth int) ([]query.Query, error) {
 	if v.IsArray() {
 		var out []query.Query
 		var err error
 		i := 0
-		v.ForEach(func(_, c gjson.Result) bool {
+		v.ForEach(func(_, c jsonr.Result) bool {
 			var q query.Query
 			q, err = d.query(c, index(path, i), depth+1)
 			i++
@@ -1374,11 +1374,11 @@ func (d *decoder) clauseList(v gjson.Result, path string, depth int) ([]query.Qu
 	return []query.Query{q}, nil
 }
 
-func (d *decoder) boolClause(body gjson.Result, path string, depth int) (query.Query, error) {
+func (d *decoder) boolClause(body jsonr.Result, path string, depth int) (query.Query, error) {
 	var must, filter, should, mustNot []query.Query
 	b := 1.0
 	msm := ""
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -1444,10 +1444,10 @@ func (d *decoder) boolClause(body gjson.Result, path string, depth int) (query.Q
 	return boosted(q, b), nil
 }
 
-func (d *decoder) constantScore(body gjson.Result, path string, depth int) (query.Query, error) {
+func (d *decoder) constantScore(body jsonr.Result, path string, depth int) (query.Query, error) {
 	var inner query.Query
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -1467,10 +1467,10 @@ func (d *decoder) constantScore(body gjson.Result, path string, depth int) (quer
 	return boosted(query.ConstantScore{Query: inner}, b), nil
 }
 
-func (d *decoder) disMax(body gjson.Result, path string, depth int) (query.Query, error) {
+func (d *decoder) disMax(body jsonr.Result, path string, depth int) (query.Query, error) {
 	var qs []query.Query
 	b, tie := 1.0, 0.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}

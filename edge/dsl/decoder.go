@@ -5,10 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
-
-type gjsonResult = gjson.Result
 
 // decoder holds one Decode call's state: options, limits and the running clause count.
 type decoder struct {
@@ -25,16 +23,16 @@ func newDecoder(opts Options) *decoder {
 
 // parseBody validates the body and returns its top-level value, which must be an
 // object; a blank body returns a non-existent Result.
-func (d *decoder) parseBody(body string) (gjson.Result, error) {
+func (d *decoder) parseBody(body string) (jsonr.Result, error) {
 	if strings.TrimSpace(body) == "" {
-		return gjson.Result{}, nil
+		return jsonr.Result{}, nil
 	}
 	if err := checkJSON(body, d.lim.MaxDepth); err != nil {
-		return gjson.Result{}, err
+		return jsonr.Result{}, err
 	}
-	v := gjson.Parse(body)
+	v := jsonr.Parse(body)
 	if !v.IsObject() {
-		return gjson.Result{}, errorf(CodeInvalidArgument, "", "the search body must be a JSON object, not "+typeName(v))
+		return jsonr.Result{}, errorf(CodeInvalidArgument, "", "the search body must be a JSON object, not "+typeName(v))
 	}
 	return v, nil
 }
@@ -50,13 +48,13 @@ func (d *decoder) count(n int, path string) error {
 
 // members calls fn for each member of object v in order; a member given twice is an
 // error (Elasticsearch parses JSON with strict duplicate detection).
-func (d *decoder) members(v gjson.Result, path string, fn func(key string, val gjson.Result) error) error {
+func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val jsonr.Result) error) error {
 	if !v.IsObject() {
 		return errorf(CodeInvalidArgument, path, "expected an object, not "+typeName(v))
 	}
 	var seen []string
 	var err error
-	v.ForEach(func(k, val gjson.Result) bool {
+	v.ForEach(func(k, val jsonr.Result) bool {
 		key := k.Str
 		for _, s := range seen {
 			if s == key {
@@ -74,15 +72,15 @@ func (d *decoder) members(v gjson.Result, path string, fn func(key string, val g
 }
 
 // single returns the one member of object v (a clause body such as {"Name": ...}).
-func (d *decoder) single(v gjson.Result, path, clause string) (string, gjson.Result, error) {
+func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Result, error) {
 	if !v.IsObject() {
-		return "", gjson.Result{}, errorf(CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
+		return "", jsonr.Result{}, errorf(CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
 	}
 	var key string
-	var val gjson.Result
+	var val jsonr.Result
 	n := 0
 	var err error
-	v.ForEach(func(k, vv gjson.Result) bool {
+	v.ForEach(func(k, vv jsonr.Result) bool {
 		n++
 		if n == 2 {
 			err = errorf(CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+clip(key)+"] and ["+clip(k.Str)+"]")
@@ -92,10 +90,10 @@ func (d *decoder) single(v gjson.Result, path, clause string) (string, gjson.Res
 		return true
 	})
 	if err != nil {
-		return "", gjson.Result{}, err
+		return "", jsonr.Result{}, err
 	}
 	if n == 0 {
-		return "", gjson.Result{}, errorf(CodeInvalidQuery, path, "["+clause+"] query is missing a field")
+		return "", jsonr.Result{}, errorf(CodeInvalidQuery, path, "["+clause+"] query is missing a field")
 	}
 	return key, val, nil
 }
@@ -110,7 +108,7 @@ func join(path, key string) string {
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // typeName names a JSON value's type for messages.
-func typeName(v gjson.Result) string {
+func typeName(v jsonr.Result) string {
 	switch {
 	case !v.Exists():
 		return "nothing"
@@ -120,49 +118,49 @@ func typeName(v gjson.Result) string {
 		return "an array"
 	}
 	switch v.Type {
-	case gjson.String:
+	case jsonr.String:
 		return "a string"
-	case gjson.Number:
+	case jsonr.Number:
 		return "a number"
-	case gjson.True, gjson.False:
+	case jsonr.True, jsonr.False:
 		return "a boolean"
-	case gjson.Null:
+	case jsonr.Null:
 		return "null"
 	}
 	return "a value"
 }
 
-func wrongType(path, want string, v gjson.Result) error {
+func wrongType(path, want string, v jsonr.Result) error {
 	return errorf(CodeInvalidArgument, path, "must be "+want+", not "+typeName(v))
 }
 
 // str reads a string member. Numbers and booleans are taken as their text, as
 // Elasticsearch's parser.text() does for string parameters.
-func str(v gjson.Result, path string) (string, error) {
+func str(v jsonr.Result, path string) (string, error) {
 	switch v.Type {
-	case gjson.String:
+	case jsonr.String:
 		return v.Str, nil
-	case gjson.Number, gjson.True, gjson.False:
+	case jsonr.Number, jsonr.True, jsonr.False:
 		return v.Raw, nil
 	}
 	return "", wrongType(path, "a string", v)
 }
 
 // strictStr reads a member that must be a JSON string.
-func strictStr(v gjson.Result, path string) (string, error) {
-	if v.Type != gjson.String {
+func strictStr(v jsonr.Result, path string) (string, error) {
+	if v.Type != jsonr.String {
 		return "", wrongType(path, "a string", v)
 	}
 	return v.Str, nil
 }
 
 // integer reads a whole number, given as a JSON number or a numeric string, in [lo, hi].
-func integer(v gjson.Result, path string, lo, hi int) (int, error) {
+func integer(v jsonr.Result, path string, lo, hi int) (int, error) {
 	var f float64
 	switch v.Type {
-	case gjson.Number:
+	case jsonr.Number:
 		f = v.Num
-	case gjson.String:
+	case jsonr.String:
 		n, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil {
 			return 0, errorf(CodeInvalidArgument, path, "must be a whole number, not \""+clip(v.Str)+"\"")
@@ -181,14 +179,14 @@ func integer(v gjson.Result, path string, lo, hi int) (int, error) {
 }
 
 // number reads a finite JSON number or numeric string.
-func number(v gjson.Result, path string) (float64, error) {
+func number(v jsonr.Result, path string) (float64, error) {
 	switch v.Type {
-	case gjson.Number:
+	case jsonr.Number:
 		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
 			return 0, errorf(CodeInvalidArgument, path, "number out of range")
 		}
 		return v.Num, nil
-	case gjson.String:
+	case jsonr.String:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return 0, errorf(CodeInvalidArgument, path, "must be a number, not \""+clip(v.Str)+"\"")
@@ -200,13 +198,13 @@ func number(v gjson.Result, path string) (float64, error) {
 
 // boolean reads true/false, or the strings "true"/"false" (Elasticsearch's lenient
 // booleans accept exactly those).
-func boolean(v gjson.Result, path string) (bool, error) {
+func boolean(v jsonr.Result, path string) (bool, error) {
 	switch v.Type {
-	case gjson.True:
+	case jsonr.True:
 		return true, nil
-	case gjson.False:
+	case jsonr.False:
 		return false, nil
-	case gjson.String:
+	case jsonr.String:
 		switch v.Str {
 		case "true":
 			return true, nil
@@ -218,7 +216,7 @@ func boolean(v gjson.Result, path string) (bool, error) {
 }
 
 // boost reads a non-negative boost.
-func boost(v gjson.Result, path string) (float64, error) {
+func boost(v jsonr.Result, path string) (float64, error) {
 	f, err := number(v, path)
 	if err != nil {
 		return 0, err

@@ -7,11 +7,12 @@
 // an object with one key, the clause type, dispatched by name; every error is an
 // *Error carrying a D8 code and a message naming the JSON path of the culprit.
 //
-// The package is compiled to WebAssembly with TinyGo: it uses gjson, never
+// The package is compiled to WebAssembly with TinyGo: it reads JSON with jsonr, never
 // encoding/json, reflection, goroutines or recover, and it must never panic.
 package dsl
 
 import (
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
@@ -193,7 +194,7 @@ func DecodeQuery(body string, opts Options) (query.Query, error) {
 		return query.MatchAll{}, nil
 	}
 	var q query.Query = query.MatchAll{}
-	err = d.members(v, "", func(key string, val gjsonResult) error {
+	err = d.members(v, "", func(key string, val jsonr.Result) error {
 		if key != "query" {
 			return errorf(CodeInvalidQuery, "", "request does not support ["+key+"]; _validate/query takes only \"query\"")
 		}

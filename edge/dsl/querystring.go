@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/tidwall/gjson"
 )
 
 // luceneOpts mirrors lucene.Options (edge/lucene), so that the one function that calls
@@ -29,7 +29,7 @@ type luceneOpts struct {
 }
 
 // queryString compiles query_string and simple_query_string (D10).
-func (d *decoder) queryString(body gjson.Result, path string, simple bool) (query.Query, error) {
+func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (query.Query, error) {
 	name := "query_string"
 	if simple {
 		name = "simple_query_string"
@@ -41,7 +41,7 @@ func (d *decoder) queryString(body gjson.Result, path string, simple bool) (quer
 	defaultField := ""
 	msm := ""
 	b := 1.0
-	err := d.members(body, path, func(key string, val gjson.Result) error {
+	err := d.members(body, path, func(key string, val jsonr.Result) error {
 		if ok, err := isCommon(key, val, path, &b); ok {
 			return err
 		}
@@ -59,7 +59,7 @@ func (d *decoder) queryString(body gjson.Result, path string, simple bool) (quer
 			}
 			defaultField, err = strictStr(val, p)
 		case "fields":
-			if val.Type == gjson.String {
+			if val.Type == jsonr.String {
 				fields = append(fields, val.Str)
 				return nil
 			}
@@ -121,7 +121,7 @@ func (d *decoder) queryString(body gjson.Result, path string, simple bool) (quer
 		case "fuzziness":
 			if _, err = parseFuzziness(val, p); err == nil {
 				o.Fuzziness = val.Str
-				if val.Type == gjson.Number {
+				if val.Type == jsonr.Number {
 					o.Fuzziness = val.Raw
 				}
 			}

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"github.com/cdaedge/cdaedge/edge/query"
-	"github.com/tidwall/gjson"
 )
 
 // filterMembers are the documented field-filter members of the search endpoint (spec
@@ -49,17 +49,17 @@ func inList(list []string, s string) bool {
 
 // collected holds the members of body and URL before they are combined.
 type collected struct {
-	query          *gjson.Result
-	postFilter     *gjson.Result
-	from, size     *gjson.Result
+	query          *jsonr.Result
+	postFilter     *jsonr.Result
+	from, size     *jsonr.Result
 	fromP, sizeP   string // paths for messages
-	sort           *gjson.Result
-	source         *gjson.Result
-	aggs           *gjson.Result
+	sort           *jsonr.Result
+	source         *jsonr.Result
+	aggs           *jsonr.Result
 	trackScores    bool
-	page, pageSize *gjson.Result
-	nimSort        *gjson.Result
-	sortAsc        *gjson.Result
+	page, pageSize *jsonr.Result
+	nimSort        *jsonr.Result
+	sortAsc        *jsonr.Result
 	filters        []namedValue
 	// URL-only
 	urlQ      *string
@@ -71,7 +71,7 @@ type collected struct {
 
 type namedValue struct {
 	name, path string
-	v          gjson.Result
+	v          jsonr.Result
 }
 
 func (d *decoder) request(body string) (*Request, error) {
@@ -81,7 +81,7 @@ func (d *decoder) request(body string) (*Request, error) {
 	}
 	var c collected
 	if v.Exists() {
-		if err := d.members(v, "", func(key string, val gjson.Result) error { return d.bodyMember(&c, key, val) }); err != nil {
+		if err := d.members(v, "", func(key string, val jsonr.Result) error { return d.bodyMember(&c, key, val) }); err != nil {
 			return nil, err
 		}
 	}
@@ -91,7 +91,7 @@ func (d *decoder) request(body string) (*Request, error) {
 	return d.assemble(&c)
 }
 
-func (d *decoder) bodyMember(c *collected, key string, val gjson.Result) error {
+func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 	val2 := val
 	switch {
 	case key == "query":
@@ -112,7 +112,7 @@ func (d *decoder) bodyMember(c *collected, key string, val gjson.Result) error {
 		}
 		c.aggs = &val2
 	case key == "track_total_hits":
-		if val.Type != gjson.True && val.Type != gjson.False && val.Type != gjson.Number {
+		if val.Type != jsonr.True && val.Type != jsonr.False && val.Type != jsonr.Number {
 			return wrongType(key, "true, false or a number", val)
 		}
 	case key == "track_scores":
@@ -158,7 +158,7 @@ func (d *decoder) urlParams(c *collected) error {
 			return errorf(CodeInvalidArgument, "", "query parameter \""+clip(name)+"\" is given more than once")
 		}
 		seen[name] = true
-		sv := gjson.Result{Type: gjson.String, Str: p.Value, Raw: string(jsonw.String(nil, p.Value))}
+		sv := jsonr.Result{Type: jsonr.String, Str: p.Value, Raw: string(jsonw.String(nil, p.Value))}
 		switch name {
 		case "Page":
 			if c.page != nil {
@@ -310,7 +310,7 @@ func (d *decoder) uriQuery(q string, opts map[string]string) (query.Query, error
 		}
 	}
 	b = append(b, '}')
-	return d.queryString(gjson.ParseBytes(b), "q", false)
+	return d.queryString(jsonr.Parse(string(b)), "q", false)
 }
 
 // paging applies from/size or Page/PageSize (D7, D12).
@@ -331,12 +331,12 @@ func (d *decoder) paging(c *collected, req *Request) error {
 		}
 	}
 	page, size := 1, DefaultSize
-	if c.page != nil && !(c.page.Type == gjson.String && c.page.Str == "") {
+	if c.page != nil && !(c.page.Type == jsonr.String && c.page.Str == "") {
 		if page, err = integer(*c.page, "Page", 1, 1<<31-1); err != nil {
 			return err
 		}
 	}
-	if c.pageSize != nil && !(c.pageSize.Type == gjson.String && c.pageSize.Str == "") {
+	if c.pageSize != nil && !(c.pageSize.Type == jsonr.String && c.pageSize.Str == "") {
 		if size, err = integer(*c.pageSize, "PageSize", 1, window); err != nil {
 			return err
 		}
@@ -381,7 +381,7 @@ func (d *decoder) applyFilters(q query.Query, filters []namedValue) (query.Query
 // memberFilter compiles one field filter: D4 for strings (every token of the value
 // occurs in the field), D5 for dates (the whole unit), exact for numbers and booleans,
 // nested paths for a Data object, any alternative for an array (D12).
-func (d *decoder) memberFilter(field string, v gjson.Result, path string, depth int) (query.Query, error) {
+func (d *decoder) memberFilter(field string, v jsonr.Result, path string, depth int) (query.Query, error) {
 	if depth > d.lim.MaxDepth {
 		return nil, errorf(CodeTooComplex, path, "the filter nests deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels")
 	}
@@ -391,7 +391,7 @@ func (d *decoder) memberFilter(field string, v gjson.Result, path string, depth 
 			return nil, wrongType(path, "a string", v)
 		}
 		var clauses []query.Clause
-		err := d.members(v, path, func(key string, val gjson.Result) error {
+		err := d.members(v, path, func(key string, val jsonr.Result) error {
 			q, err := d.memberFilter(field+"."+key, val, join(path, key), depth+1)
 			if err == nil && q != nil {
 				clauses = append(clauses, query.Clause{Occur: query.Filter, Query: q})
@@ -409,7 +409,7 @@ func (d *decoder) memberFilter(field string, v gjson.Result, path string, depth 
 		var clauses []query.Clause
 		var err error
 		i := 0
-		v.ForEach(func(_, e gjson.Result) bool {
+		v.ForEach(func(_, e jsonr.Result) bool {
 			var q query.Query
 			q, err = d.memberFilter(field, e, index(path, i), depth+1)
 			i++
@@ -422,25 +422,25 @@ func (d *decoder) memberFilter(field string, v gjson.Result, path string, depth 
 			return nil, err
 		}
 		return query.Bool{Clauses: clauses}, d.count(len(clauses), path)
-	case v.Type == gjson.Null:
+	case v.Type == jsonr.Null:
 		return nil, wrongType(path, "a string", v)
 	}
 	if snapshot.IsDateMember(field) {
-		if v.Type == gjson.String && v.Str == "" {
+		if v.Type == jsonr.String && v.Str == "" {
 			return nil, nil
 		}
 		return dateEquality(field, v, path)
 	}
-	if v.Type == gjson.Number || v.Type == gjson.True || v.Type == gjson.False {
+	if v.Type == jsonr.Number || v.Type == jsonr.True || v.Type == jsonr.False {
 		if d.kindOf(field) == kindText && d.schema != nil && d.schema.FieldType(field)&(TypeNumber|TypeBool) == 0 {
 			// A number given for a text member: its text is the filter value.
 			return d.tokenFilter(field, v.Raw, path)
 		}
-		if v.Type == gjson.Number {
+		if v.Type == jsonr.Number {
 			s := query.Scalar{Kind: query.ScalarNumber, Number: v.Num, Text: v.Raw}
 			return query.Range{Field: field, Lower: &query.Bound{Value: s, Inclusive: true}, Upper: &query.Bound{Value: s, Inclusive: true}}, nil
 		}
-		s := query.Scalar{Kind: query.ScalarBool, Bool: v.Type == gjson.True, Text: v.Raw}
+		s := query.Scalar{Kind: query.ScalarBool, Bool: v.Type == jsonr.True, Text: v.Raw}
 		return query.Range{Field: field, Lower: &query.Bound{Value: s, Inclusive: true}, Upper: &query.Bound{Value: s, Inclusive: true}}, nil
 	}
 	return d.tokenFilter(field, v.Str, path)
@@ -533,13 +533,13 @@ func (d *decoder) sorting(c *collected, req *Request) error {
 }
 
 // sortAscValue reads SortAsc: a boolean, or true/false in any case and 1/0 (D12).
-func sortAscValue(v gjson.Result) (bool, error) {
+func sortAscValue(v jsonr.Result) (bool, error) {
 	switch v.Type {
-	case gjson.True:
+	case jsonr.True:
 		return true, nil
-	case gjson.False:
+	case jsonr.False:
 		return false, nil
-	case gjson.String:
+	case jsonr.String:
 		switch {
 		case v.Str == "":
 			return false, nil
@@ -575,9 +575,9 @@ func (d *decoder) resolveSort(name, path string, unmapped bool) (string, error) 
 	return "", errorf(CodeInvalidArgument, path, "no item has the field ["+clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
 }
 
-func (d *decoder) sortValue(v gjson.Result, path string) ([]query.SortField, error) {
+func (d *decoder) sortValue(v jsonr.Result, path string) ([]query.SortField, error) {
 	var out []query.SortField
-	add := func(e gjson.Result, p string) error {
+	add := func(e jsonr.Result, p string) error {
 		keys, err := d.sortElement(e, p)
 		out = append(out, keys...)
 		if len(out) > d.lim.MaxSortKeys {
@@ -588,7 +588,7 @@ func (d *decoder) sortValue(v gjson.Result, path string) ([]query.SortField, err
 	if v.IsArray() {
 		var err error
 		i := 0
-		v.ForEach(func(_, e gjson.Result) bool {
+		v.ForEach(func(_, e jsonr.Result) bool {
 			err = add(e, index(path, i))
 			i++
 			return err == nil
@@ -601,9 +601,9 @@ func (d *decoder) sortValue(v gjson.Result, path string) ([]query.SortField, err
 	return out, err
 }
 
-func (d *decoder) sortElement(e gjson.Result, path string) ([]query.SortField, error) {
+func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, error) {
 	switch {
-	case e.Type == gjson.String:
+	case e.Type == jsonr.String:
 		if e.Str == "_score" {
 			return []query.SortField{{Score: true, Desc: true}}, nil
 		}
@@ -614,7 +614,7 @@ func (d *decoder) sortElement(e gjson.Result, path string) ([]query.SortField, e
 		return []query.SortField{{Field: f}}, nil
 	case e.IsObject():
 		var out []query.SortField
-		err := d.members(e, path, func(name string, spec gjson.Result) error {
+		err := d.members(e, path, func(name string, spec jsonr.Result) error {
 			p := join(path, name)
 			if name == "_geo_distance" || name == "_script" {
 				return errorf(CodeInvalidQuery, p, "sorting by "+name+" is not supported")
@@ -623,14 +623,14 @@ func (d *decoder) sortElement(e gjson.Result, path string) ([]query.SortField, e
 			unmapped := false
 			mode := ""
 			switch {
-			case spec.Type == gjson.String:
+			case spec.Type == jsonr.String:
 				desc, err := sortOrder(spec.Str, p)
 				if err != nil {
 					return err
 				}
 				key.Desc = desc
 			case spec.IsObject():
-				err := d.members(spec, p, func(k string, val gjson.Result) error {
+				err := d.members(spec, p, func(k string, val jsonr.Result) error {
 					pp := join(p, k)
 					s, err := str(val, pp)
 					if err != nil {

@@ -3,7 +3,7 @@ package dsl
 import (
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
 
 // SourceFilter is a decoded _source: which members of each item to return. Patterns
@@ -81,18 +81,18 @@ func (f *SourceFilter) Append(dst []byte, item string) []byte {
 	if !incAll {
 		incSt = inc.start()
 	}
-	dst, _ = f.object(dst, gjson.Parse(item), inc, incSt, incAll, exc, exc.start(), true, 0)
+	dst, _ = f.object(dst, jsonr.Parse(item), inc, incSt, incAll, exc, exc.start(), true, 0)
 	return dst
 }
 
 const maxSourceDepth = 64
 
 // object appends the kept members of obj; wrote reports whether any member was kept.
-func (f *SourceFilter) object(dst []byte, obj gjson.Result, inc globSet, incSt []gstate, incAll bool,
+func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt []gstate, incAll bool,
 	exc globSet, excSt []gstate, top bool, depth int) ([]byte, bool) {
 	dst = append(dst, '{')
 	n := 0
-	obj.ForEach(func(k, v gjson.Result) bool {
+	obj.ForEach(func(k, v jsonr.Result) bool {
 		key := k.Str
 		start := len(dst)
 		if n > 0 {
@@ -179,11 +179,11 @@ func (f *SourceFilter) object(dst []byte, obj gjson.Result, inc globSet, incSt [
 
 // array appends the kept elements of arr: objects filtered below the array's path,
 // scalars only when the path itself is included.
-func (f *SourceFilter) array(dst []byte, arr gjson.Result, inc globSet, is, subInc []gstate, subAll, accepted bool,
+func (f *SourceFilter) array(dst []byte, arr jsonr.Result, inc globSet, is, subInc []gstate, subAll, accepted bool,
 	exc globSet, es, esDot []gstate, depth int) ([]byte, bool) {
 	dst = append(dst, '[')
 	n := 0
-	arr.ForEach(func(_, v gjson.Result) bool {
+	arr.ForEach(func(_, v jsonr.Result) bool {
 		start := len(dst)
 		if n > 0 {
 			dst = append(dst, ',')
@@ -220,13 +220,13 @@ func (f *SourceFilter) array(dst []byte, arr gjson.Result, inc globSet, is, subI
 
 // parseSource decodes _source: true, false, a pattern, an array of patterns, or
 // {"includes": ..., "excludes": ...} (also the singular include/exclude).
-func parseSource(v gjson.Result, path string) (*SourceFilter, error) {
+func parseSource(v jsonr.Result, path string) (*SourceFilter, error) {
 	switch {
-	case v.Type == gjson.True:
+	case v.Type == jsonr.True:
 		return nil, nil
-	case v.Type == gjson.False:
+	case v.Type == jsonr.False:
 		return &SourceFilter{None: true}, nil
-	case v.Type == gjson.String || v.IsArray():
+	case v.Type == jsonr.String || v.IsArray():
 		inc, err := patternList(v, path)
 		if err != nil {
 			return nil, err
@@ -235,7 +235,7 @@ func parseSource(v gjson.Result, path string) (*SourceFilter, error) {
 	case v.IsObject():
 		f := &SourceFilter{}
 		var err error
-		v.ForEach(func(k, val gjson.Result) bool {
+		v.ForEach(func(k, val jsonr.Result) bool {
 			p := join(path, k.Str)
 			switch k.Str {
 			case "includes", "include":
@@ -260,8 +260,8 @@ func parseSource(v gjson.Result, path string) (*SourceFilter, error) {
 
 const maxSourcePatterns = 256
 
-func patternList(v gjson.Result, path string) ([]string, error) {
-	if v.Type == gjson.String {
+func patternList(v jsonr.Result, path string) ([]string, error) {
+	if v.Type == jsonr.String {
 		return []string{v.Str}, nil
 	}
 	if !v.IsArray() {
@@ -270,8 +270,8 @@ func patternList(v gjson.Result, path string) ([]string, error) {
 	var out []string
 	var err error
 	i := 0
-	v.ForEach(func(_, p gjson.Result) bool {
-		if p.Type != gjson.String {
+	v.ForEach(func(_, p jsonr.Result) bool {
+		if p.Type != jsonr.String {
 			err = wrongType(index(path, i), "a field pattern", p)
 			return false
 		}
