@@ -3,6 +3,7 @@ package edge
 import (
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,28 @@ type aggValue struct {
 	kind snapshot.ValueKind
 	num  float64 // numbers, dates (millis), booleans (0/1)
 	ord  uint32  // strings
+}
+
+// aggKey is an aggValue as a map key. Its fields compare bit for bit, which a float64
+// field does not (0 == -0): with a float in the key, TinyGo hashes through reflection,
+// which is slower and costs the wasm module about 20 KB of reflection code.
+type aggKey struct {
+	kind snapshot.ValueKind
+	ord  uint32
+	bits uint64
+}
+
+// key is v's map key; -0 is keyed as 0, as a float64 map key would be.
+func (v aggValue) key() aggKey {
+	return aggKey{kind: v.kind, ord: v.ord, bits: floatKey(v.num)}
+}
+
+// floatKey is f's bits with -0 taken as 0, so that equal numbers have equal keys.
+func floatKey(f float64) uint64 {
+	if f == 0 {
+		return 0
+	}
+	return math.Float64bits(f)
 }
 
 // fieldOf resolves an aggregation field: "<f>.keyword" takes f's string values; a bare
@@ -173,7 +196,7 @@ func (c *aggContext) terms(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) {
 	f, kw := c.fieldOf(a.Field)
 	var buckets []*termBucket
 	if f != nil {
-		index := map[aggValue]*termBucket{}
+		index := map[aggKey]*termBucket{}
 		dict := f.Keyword()
 		// Strings, the common case, are counted by ordinal without hashing.
 		byOrd := make([]*termBucket, dict.Len())
@@ -187,12 +210,12 @@ func (c *aggContext) terms(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) {
 					if b == nil {
 						b = &termBucket{v: v}
 						byOrd[v.ord] = b
-						index[v] = b
+						index[v.key()] = b
 						buckets = append(buckets, b)
 					}
-				} else if b = index[v]; b == nil {
+				} else if b = index[v.key()]; b == nil {
 					b = &termBucket{v: v}
-					index[v] = b
+					index[v.key()] = b
 					buckets = append(buckets, b)
 				}
 				b.count++
@@ -205,9 +228,9 @@ func (c *aggContext) terms(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) {
 			// Elasticsearch lists the terms of the whole index with min_doc_count 0.
 			for ord := 0; ord < dict.Len(); ord++ {
 				v := aggValue{kind: snapshot.KindString, ord: uint32(ord)}
-				if index[v] == nil {
+				if index[v.key()] == nil {
 					b := &termBucket{v: v}
-					index[v] = b
+					index[v.key()] = b
 					buckets = append(buckets, b)
 				}
 			}
@@ -234,7 +257,8 @@ func (c *aggContext) terms(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) {
 				}
 			}
 		}
-		slices.SortStableFunc(buckets, func(x, y *termBucket) int {
+		stableSort(len(buckets), func(i, j int) { buckets[i], buckets[j] = buckets[j], buckets[i] }, func(i, j int) int {
+			x, y := buckets[i], buckets[j]
 			for _, o := range a.Order {
 				var r int
 				switch o.Key {
@@ -566,7 +590,7 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 		count int
 		docs  []int
 	}
-	index := map[float64]*hb{}
+	index := map[uint64]*hb{} // by floatKey: see aggKey
 	var keys []float64
 	if f != nil {
 		var vs []aggValue
@@ -583,13 +607,13 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 					continue
 				}
 				seen = append(seen, k)
-				b := index[k]
+				b := index[floatKey(k)]
 				if b == nil {
 					if err := c.countBuckets(1); err != nil {
 						return nil, err
 					}
 					b = &hb{}
-					index[k] = b
+					index[floatKey(k)] = b
 					keys = append(keys, k)
 				}
 				b.count++
@@ -599,7 +623,7 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 			}
 		}
 	}
-	slices.Sort(keys)
+	sort.Sort(sort.Float64Slice(keys))
 	if a.MinDocCount == 0 && (len(keys) > 0 || a.HasExtended) {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		if len(keys) > 0 {
@@ -612,7 +636,7 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 		var filled []float64
 		for k := lo; k <= hi; k = nextKey(a, k) {
 			filled = append(filled, k)
-			if index[k] == nil {
+			if index[floatKey(k)] == nil {
 				if err := c.countBuckets(1); err != nil {
 					return nil, err
 				}
@@ -626,7 +650,7 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 	}
 	var out []outB
 	for _, k := range keys {
-		b := index[k]
+		b := index[floatKey(k)]
 		if b == nil {
 			b = &hb{}
 		}
@@ -636,7 +660,8 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 		out = append(out, outB{k, b})
 	}
 	if len(a.Order) > 0 && !(a.Order[0].Key == "_key" && !a.Order[0].Desc) {
-		slices.SortStableFunc(out, func(x, y outB) int {
+		stableSort(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] }, func(i, j int) int {
+			x, y := out[i], out[j]
 			for _, o := range a.Order {
 				var r int
 				switch o.Key {
@@ -731,7 +756,7 @@ type metricAcc struct {
 	min, max float64
 	strings  int
 	isDate   bool
-	distinct map[aggValue]struct{}
+	distinct map[aggKey]struct{}
 }
 
 func (c *aggContext) collect(a *dsl.Agg, docs []int) (metricAcc, *snapshot.Field) {
@@ -741,7 +766,7 @@ func (c *aggContext) collect(a *dsl.Agg, docs []int) (metricAcc, *snapshot.Field
 		return acc, nil
 	}
 	if a.Type == dsl.AggCardinality {
-		acc.distinct = map[aggValue]struct{}{}
+		acc.distinct = map[aggKey]struct{}{}
 	}
 	var vs []aggValue
 	for _, doc := range docs {
@@ -758,7 +783,7 @@ func (c *aggContext) collect(a *dsl.Agg, docs []int) (metricAcc, *snapshot.Field
 		}
 		for _, v := range vs {
 			if acc.distinct != nil {
-				acc.distinct[v] = struct{}{}
+				acc.distinct[v.key()] = struct{}{}
 				continue
 			}
 			if v.kind == snapshot.KindString {

@@ -70,7 +70,7 @@ func (e *Engine) run(q query.Query, scoring bool, boost float32) (scored, error)
 	case query.DisMax:
 		return e.disMax(q, scoring, boost)
 	}
-	return scored{}, Errorf(CodeInternal, "unsupported query node %T", q)
+	return scored{}, Errorf(CodeInternal, "unsupported query node %s", q)
 }
 
 // constant gives every item of set the score boost (Lucene's ConstantScoreQuery).

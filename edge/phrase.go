@@ -127,7 +127,7 @@ func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool
 				}
 			}
 			if len(cursors[i]) > 1 {
-				slices.Sort(lists[i])
+				slices.SortFunc(lists[i], compareInts) // shares sort.go's instantiation
 			}
 			steps += len(lists[i])
 		}

@@ -1,7 +1,9 @@
 package edge
 
 import (
+	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -191,3 +193,26 @@ func topK(set docSet, k int, cmp func(a, b int) int, heap []int) []int {
 	slices.SortFunc(heap, cmp)
 	return heap
 }
+
+// compareInts orders ints ascending. Sorting []int through slices.SortFunc with it
+// shares one instantiation of the generic sort with the result ordering above; each
+// further instantiation costs the wasm module a few KB.
+func compareInts(a, b int) int { return cmp.Compare(a, b) }
+
+// stableSort sorts n elements stably by compare, moving them with swap. Small sorts
+// (aggregation buckets, fuzzy expansions) go through it and the sort package's one
+// non-generic implementation, rather than a generic instantiation per element type.
+func stableSort(n int, swap func(i, j int), compare func(i, j int) int) {
+	sort.Stable(funcSorter{n: n, swap: swap, compare: compare})
+}
+
+// funcSorter is sort.Interface over closures.
+type funcSorter struct {
+	n       int
+	swap    func(i, j int)
+	compare func(i, j int) int
+}
+
+func (s funcSorter) Len() int           { return s.n }
+func (s funcSorter) Less(i, j int) bool { return s.compare(i, j) < 0 }
+func (s funcSorter) Swap(i, j int)      { s.swap(i, j) }
