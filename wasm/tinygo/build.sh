@@ -3,11 +3,19 @@
 # -scheduler=none: the default (asyncify) scheduler gives multi-millisecond latency spikes
 # and the engine runs no goroutines. LLVM 19 does not know two wasm feature names that
 # TinyGo 0.41 passes for LLVM 20 (bulk-memory-opt, call-indirect-overlong) and ignores
-# them; that warning is filtered out.
+# them; that warning is filtered out. TinyGo keeps the "name" section even with -no-debug;
+# wasmstrip drops it and the other custom sections, which mean nothing at run time.
 set -euo pipefail
+# The linker's default stack is 64 KB, and TinyGo, unlike Go, does not grow it: recursive
+# descent at the parsers' depth limits (64 nested parentheses in query_string, a few KB
+# of frame each under -Oz inlining) overflowed it and trapped. 512 KB leaves room for
+# every depth limit; --stack-first (TinyGo's default) makes an overflow a clean trap.
+STACK_SIZE=524288
 tinygo=${1:?usage: build.sh TINYGO OUT} out=${2:?usage: build.sh TINYGO OUT}
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+log=$(mktemp) full=$(mktemp --suffix=.wasm); trap 'rm -f "$log" "$full"' EXIT
 status=0
-"$tinygo" build -target=wasip1 -buildmode=c-shared -no-debug -scheduler=none -o "$out" ./wasm 2>"$log" || status=$?
+"$tinygo" build -target=wasip1 -buildmode=c-shared -no-debug -scheduler=none \
+  -ldflags="-extldflags=-zstack-size=$STACK_SIZE" -o "$full" ./wasm 2>"$log" || status=$?
 grep -v "is not a recognized feature for this target" "$log" >&2 || true
-exit $status
+[ $status -eq 0 ] || exit $status
+go run ./wasm/wasmstrip/cmd/wasmstrip "$full" "$out"

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/cdaedge/cdaedge/wasm/wasmstrip"
 )
 
 // EnvModule names an environment variable that, when set, is the path of a prebuilt
@@ -25,7 +27,8 @@ var built struct {
 }
 
 // Module returns the module's bytes: the file named by $CDA_WASM_MODULE if set, else a
-// std Go build (GOOS=wasip1 GOARCH=wasm -buildmode=c-shared) made once per test process.
+// std Go build (GOOS=wasip1 GOARCH=wasm -buildmode=c-shared, stripped of custom sections
+// as build:wasm:std does) made once per test process.
 // Callers must not modify the returned slice.
 func Module(t testing.TB) []byte {
 	t.Helper()
@@ -48,7 +51,7 @@ func Module(t testing.TB) []byte {
 func build(t testing.TB) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "module.wasm")
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, PackagePath)
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", out, PackagePath)
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -58,6 +61,10 @@ func build(t testing.TB) []byte {
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("read built module: %v", err)
+	}
+	// Strip as build:wasm:std does, so that tests see the bytes that ship.
+	if b, err = wasmstrip.Strip(b); err != nil {
+		t.Fatalf("strip built module: %v", err)
 	}
 	return b
 }
