@@ -5,6 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,6 +28,43 @@ var forbiddenImports = map[string]string{
 	"regexp":                                 "about 65 KB of the TinyGo module with the Unicode tables; use edge/automaton",
 	"github.com/tidwall/gjson":               "its path and modifier machinery is ~50 KB of the TinyGo module; use edge/jsonr",
 	"github.com/clipperhouse/uax29/v2/words": "its trie is 105 KB of the TinyGo module; use analysis/internal/wordbreak",
+	"encoding/hex":                           "imports fmt",
+	"runtime/debug":                          "imports fmt and os, whose initialisation alone was ~340 KB of the std module",
+}
+
+// forbiddenDependencies are the forbidden imports that must not reach the module even
+// indirectly, through the standard library: a package's initialisation is linked
+// whether or not its functions are called (sync is fine there: strings uses it).
+var forbiddenDependencies = []string{
+	"os", "fmt", "encoding/json", "regexp", "text/template", "html/template", "net",
+	"github.com/tidwall/gjson", "github.com/clipperhouse/uax29/v2/words",
+}
+
+// TestModuleDependencies lists every package linked into the std module (./wasm for
+// wasip1) and fails on a forbidden one, naming what imports it.
+func TestModuleDependencies(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./wasm")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	importers := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			importers[imp] = append(importers[imp], fields[0])
+		}
+	}
+	if len(importers) == 0 {
+		t.Fatal("go list printed no dependencies")
+	}
+	for _, p := range forbiddenDependencies {
+		if by, ok := importers[p]; ok {
+			t.Errorf("the module links %s (imported by %s): %s", p, strings.Join(by, ", "), forbiddenImports[p])
+		}
+	}
 }
 
 // TestTinyGoCompatible keeps snapshot/ and edge/ (the code compiled into the module)

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math"
 	"strconv"
@@ -139,7 +138,14 @@ func (s *Snapshot) Len() int { return s.n }
 func (s *Snapshot) Hash() [32]byte { return s.hash }
 
 // Version is Hash in lower-case hex.
-func (s *Snapshot) Version() string { return hex.EncodeToString(s.hash[:]) }
+func (s *Snapshot) Version() string {
+	const digits = "0123456789abcdef"
+	var b [2 * len(s.hash)]byte
+	for i, c := range s.hash {
+		b[2*i], b[2*i+1] = digits[c>>4], digits[c&15]
+	}
+	return string(b[:])
+}
 
 // Statuses lists the distinct item statuses the snapshot holds, sorted.
 func (s *Snapshot) Statuses() []string { return s.statuses }

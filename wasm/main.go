@@ -11,7 +11,6 @@
 package main
 
 import (
-	"runtime/debug"
 	"unsafe"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -22,13 +21,11 @@ import (
 // main is not called in a reactor; it must exist for package main.
 func main() {}
 
-func init() {
-	// The live heap is mostly the snapshot: one pointer-free byte slice that costs the
-	// collector nothing to mark. Collecting at 25% growth instead of 100% keeps an
-	// instance's memory near its snapshot's size (wasm memory never shrinks) for little
-	// CPU.
-	debug.SetGCPercent(25)
-}
+// The collector's pace is the embedder's to set, through the GOGC variable of the
+// module's WASI environment (the host sets 25: see host/wasmpool). It is not set here
+// with runtime/debug.SetGCPercent because runtime/debug imports fmt and os, whose
+// initialisation alone kept about 340 KB in the std module (ISSUE 5's size budget);
+// TinyGo's collector has no such knob at all.
 
 // module is the instance's whole state: the adapter between the exports and the router.
 // A wasm instance is single-threaded, so nothing here needs locking.
