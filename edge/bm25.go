@@ -30,7 +30,49 @@ type bm25Scorer struct {
 
 // idf is Lucene's BM25 idf: log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)).
 func idf(docFreq, docCount int64) float32 {
-	return float32(math.Log(1 + (float64(docCount)-float64(docFreq)+0.5)/(float64(docFreq)+0.5)))
+	return float32(ln(1 + (float64(docCount)-float64(docFreq)+0.5)/(float64(docFreq)+0.5)))
+}
+
+// ln is the natural logarithm of x > 0 (finite), computed in Go the same way in every
+// build: math.Log is assembly on amd64 and s390x and musl's log under TinyGo, which may
+// differ in the last bit, and scores must be the same bytes in every runtime. This is
+// the FreeBSD algorithm that math.Log's pure-Go version uses; the explicit conversions
+// keep compilers from fusing multiply-adds, which would round differently.
+func ln(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01 // 3fe62e42 fee00000
+		ln2Lo = 1.90821492927058770002e-10 // 3dea39ef 35793c76
+		l1    = 6.666666666666735130e-01   // 3FE55555 55555593
+		l2    = 3.999999999940941908e-01   // 3FD99999 9997FA04
+		l3    = 2.857142874366239149e-01   // 3FD24924 94229359
+		l4    = 2.222219843214978396e-01   // 3FCC71C5 1D8E78AF
+		l5    = 1.818357216161805012e-01   // 3FC74664 96CB03DE
+		l6    = 1.531383769920937332e-01   // 3FC39A09 D078C69F
+		l7    = 1.479819860511658591e-01   // 3FC2F112 DF3E5244
+	)
+	switch { // never from idf, but ln is total
+	case x != x || x > math.MaxFloat64:
+		return x // NaN, +Inf
+	case x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	}
+	f1, ki := math.Frexp(x)
+	if f1 < math.Sqrt2/2 {
+		f1 *= 2
+		ki--
+	}
+	f := f1 - 1
+	k := float64(ki)
+	s := f / (2 + f)
+	s2 := float64(s * s)
+	s4 := float64(s2 * s2)
+	t1 := float64(s2 * float64(l1+float64(s4*float64(l3+float64(s4*float64(l5+float64(s4*l7)))))))
+	t2 := float64(s4 * float64(l2+float64(s4*float64(l4+float64(s4*l6)))))
+	r := t1 + t2
+	hfsq := float64(float64(0.5*f) * f)
+	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
 func newBM25(boost, idf float32, sumTotalTermFreq, docCount int64) *bm25Scorer {
