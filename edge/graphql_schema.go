@@ -17,146 +17,134 @@ import (
 // because templates define its elements; sub-selections of Data (`Data { title }`) are
 // this service's extension.
 
+// A type reference (a field's, an argument's) is written as in GraphQL, "[Content!]",
+// and resolved by name when it is introspected: the whole schema but the Content type is
+// static data, built once by the compiler rather than per request, and the type graph,
+// which is cyclic (__Type.ofType is a __Type), needs no pointers.
+
 type gqlType struct {
-	kind        string // __TypeKind
+	kind        string // __TypeKind: SCALAR, OBJECT or ENUM (wrappers live in references)
 	name        string
 	desc        string
-	fields      []*gqlField
-	inputFields []*gqlInput
-	enumValues  []gqlEnumValue
-	ofType      *gqlType
+	fields      []gqlField
+	enumValues  []string // none of them has a description
 	specifiedBy string
 }
 
 type gqlField struct {
 	name string
 	desc string
-	args []*gqlInput
-	typ  *gqlType
+	args []gqlInput
+	typ  string // a type reference
 }
 
 type gqlInput struct {
 	name string
 	desc string
-	typ  *gqlType
+	typ  string // a type reference
 	def  string // default value as a GraphQL literal, "" for none
 }
-
-type gqlEnumValue struct{ name, desc string }
 
 type gqlDirective struct {
 	name       string
 	desc       string
 	locations  []string
-	args       []*gqlInput
+	args       []gqlInput
 	repeatable bool
 }
 
 type gqlSchema struct {
 	desc       string
-	query      *gqlType
-	types      []*gqlType
-	directives []*gqlDirective
+	types      []*gqlType // Query first
+	directives []gqlDirective
 }
 
-func nonNull(t *gqlType) *gqlType { return &gqlType{kind: "NON_NULL", ofType: t} }
-func listOf(t *gqlType) *gqlType  { return &gqlType{kind: "LIST", ofType: t} }
+// gqlScalars are the built-in scalars and JSON, in the order the schema lists them.
+var gqlScalars = [...]gqlType{
+	{kind: "SCALAR", name: "JSON", desc: "Any JSON value: an object, array, string, number, boolean or null. As an argument it is written as a GraphQL value, for example {urlPath: \"/home\"}.", specifiedBy: "https://www.rfc-editor.org/rfc/rfc8259"},
+	{kind: "SCALAR", name: "String", desc: "The `String` scalar type represents textual data, represented as UTF-8 character sequences."},
+	{kind: "SCALAR", name: "Int", desc: "The `Int` scalar type represents non-fractional signed whole numeric values between -2^31 and 2^31-1."},
+	{kind: "SCALAR", name: "Float", desc: "The `Float` scalar type represents signed double-precision fractional values."},
+	{kind: "SCALAR", name: "Boolean", desc: "The `Boolean` scalar type represents `true` or `false`."},
+	{kind: "SCALAR", name: "ID", desc: "The `ID` scalar type represents a unique identifier, serialized as a String."},
+}
 
-// The built-in scalars and the JSON scalar.
-var (
-	gqlString  = &gqlType{kind: "SCALAR", name: "String", desc: "The `String` scalar type represents textual data, represented as UTF-8 character sequences."}
-	gqlInt     = &gqlType{kind: "SCALAR", name: "Int", desc: "The `Int` scalar type represents non-fractional signed whole numeric values between -2^31 and 2^31-1."}
-	gqlFloat   = &gqlType{kind: "SCALAR", name: "Float", desc: "The `Float` scalar type represents signed double-precision fractional values."}
-	gqlBoolean = &gqlType{kind: "SCALAR", name: "Boolean", desc: "The `Boolean` scalar type represents `true` or `false`."}
-	gqlID      = &gqlType{kind: "SCALAR", name: "ID", desc: "The `ID` scalar type represents a unique identifier, serialized as a String."}
-	gqlJSON    = &gqlType{kind: "SCALAR", name: "JSON", desc: "Any JSON value: an object, array, string, number, boolean or null. As an argument it is written as a GraphQL value, for example {urlPath: \"/home\"}.", specifiedBy: "https://www.rfc-editor.org/rfc/rfc8259"}
-)
+var gqlDirectives = [...]gqlDirective{
+	{name: "include", desc: "Directs the executor to include this field or fragment only when the `if` argument is true.",
+		locations: []string{"FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
+		args:      []gqlInput{{name: "if", desc: "Included when true.", typ: "Boolean!"}}},
+	{name: "skip", desc: "Directs the executor to skip this field or fragment when the `if` argument is true.",
+		locations: []string{"FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
+		args:      []gqlInput{{name: "if", desc: "Skipped when true.", typ: "Boolean!"}}},
+}
+
+// includeDeprecated is the argument of the list fields of __Type, __Field and
+// __Directive; nothing here is deprecated, so its value changes nothing.
+var includeDeprecated = []gqlInput{{name: "includeDeprecated", typ: "Boolean", def: "false"}}
 
 // introspectionTypes are the types of GraphQL's introspection system (GraphQL
 // specification, October 2021, plus specifiedByURL and isOneOf of later drafts).
-var introspectionTypes = buildIntrospectionTypes()
-
-var gqlDirectives = []*gqlDirective{
-	{name: "include", desc: "Directs the executor to include this field or fragment only when the `if` argument is true.",
-		locations: []string{"FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
-		args:      []*gqlInput{{name: "if", desc: "Included when true.", typ: nonNull(gqlBoolean)}}},
-	{name: "skip", desc: "Directs the executor to skip this field or fragment when the `if` argument is true.",
-		locations: []string{"FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
-		args:      []*gqlInput{{name: "if", desc: "Skipped when true.", typ: nonNull(gqlBoolean)}}},
-}
-
-func buildIntrospectionTypes() []*gqlType {
-	schema := &gqlType{kind: "OBJECT", name: "__Schema", desc: "A GraphQL Schema defines the capabilities of a GraphQL server. It exposes all available types and directives on the server, as well as the entry points for query, mutation, and subscription operations."}
-	typ := &gqlType{kind: "OBJECT", name: "__Type", desc: "The fundamental unit of any GraphQL Schema is the type. There are many kinds of types in GraphQL as represented by the `__TypeKind` enum."}
-	field := &gqlType{kind: "OBJECT", name: "__Field", desc: "Object and Interface types are described by a list of Fields, each of which has a name, potentially a list of arguments, and a return type."}
-	input := &gqlType{kind: "OBJECT", name: "__InputValue", desc: "Arguments provided to Fields or Directives and the input fields of an InputObject are represented as Input Values which describe their type and optionally a default value."}
-	enumValue := &gqlType{kind: "OBJECT", name: "__EnumValue", desc: "One possible value for a given Enum. Enum values are unique values, not a placeholder for a string or numeric value."}
-	directive := &gqlType{kind: "OBJECT", name: "__Directive", desc: "A Directive provides a way to describe alternate runtime execution and type validation behavior in a GraphQL document."}
-	typeKind := &gqlType{kind: "ENUM", name: "__TypeKind", desc: "An enum describing what kind of type a given `__Type` is."}
-	for _, k := range []string{"SCALAR", "OBJECT", "INTERFACE", "UNION", "ENUM", "INPUT_OBJECT", "LIST", "NON_NULL"} {
-		typeKind.enumValues = append(typeKind.enumValues, gqlEnumValue{name: k})
-	}
-	location := &gqlType{kind: "ENUM", name: "__DirectiveLocation", desc: "A Directive can be adjacent to many parts of the GraphQL language, a __DirectiveLocation describes one such possible adjacencies."}
-	for _, l := range []string{"QUERY", "MUTATION", "SUBSCRIPTION", "FIELD", "FRAGMENT_DEFINITION", "FRAGMENT_SPREAD", "INLINE_FRAGMENT", "VARIABLE_DEFINITION", "SCHEMA", "SCALAR", "OBJECT", "FIELD_DEFINITION", "ARGUMENT_DEFINITION", "INTERFACE", "UNION", "ENUM", "ENUM_VALUE", "INPUT_OBJECT", "INPUT_FIELD_DEFINITION"} {
-		location.enumValues = append(location.enumValues, gqlEnumValue{name: l})
-	}
-	deprecated := func() []*gqlInput {
-		return []*gqlInput{{name: "includeDeprecated", typ: gqlBoolean, def: "false"}}
-	}
-	f := func(name string, t *gqlType, args ...*gqlInput) *gqlField {
-		return &gqlField{name: name, typ: t, args: args}
-	}
-	schema.fields = []*gqlField{
-		f("description", gqlString),
-		f("types", nonNull(listOf(nonNull(typ)))),
-		f("queryType", nonNull(typ)),
-		f("mutationType", typ),
-		f("subscriptionType", typ),
-		f("directives", nonNull(listOf(nonNull(directive)))),
-	}
-	typ.fields = []*gqlField{
-		f("kind", nonNull(typeKind)),
-		f("name", gqlString),
-		f("description", gqlString),
-		f("specifiedByURL", gqlString),
-		f("fields", listOf(nonNull(field)), deprecated()...),
-		f("interfaces", listOf(nonNull(typ))),
-		f("possibleTypes", listOf(nonNull(typ))),
-		f("enumValues", listOf(nonNull(enumValue)), deprecated()...),
-		f("inputFields", listOf(nonNull(input)), deprecated()...),
-		f("ofType", typ),
-		f("isOneOf", gqlBoolean),
-	}
-	field.fields = []*gqlField{
-		f("name", nonNull(gqlString)),
-		f("description", gqlString),
-		f("args", nonNull(listOf(nonNull(input))), deprecated()...),
-		f("type", nonNull(typ)),
-		f("isDeprecated", nonNull(gqlBoolean)),
-		f("deprecationReason", gqlString),
-	}
-	input.fields = []*gqlField{
-		f("name", nonNull(gqlString)),
-		f("description", gqlString),
-		f("type", nonNull(typ)),
-		f("defaultValue", gqlString),
-		f("isDeprecated", nonNull(gqlBoolean)),
-		f("deprecationReason", gqlString),
-	}
-	enumValue.fields = []*gqlField{
-		f("name", nonNull(gqlString)),
-		f("description", gqlString),
-		f("isDeprecated", nonNull(gqlBoolean)),
-		f("deprecationReason", gqlString),
-	}
-	directive.fields = []*gqlField{
-		f("name", nonNull(gqlString)),
-		f("description", gqlString),
-		f("isRepeatable", nonNull(gqlBoolean)),
-		f("locations", nonNull(listOf(nonNull(location)))),
-		f("args", nonNull(listOf(nonNull(input))), deprecated()...),
-	}
-	return []*gqlType{schema, typ, field, input, enumValue, directive, typeKind, location}
+var introspectionTypes = [...]gqlType{
+	{kind: "OBJECT", name: "__Schema", desc: "A GraphQL Schema defines the capabilities of a GraphQL server. It exposes all available types and directives on the server, as well as the entry points for query, mutation, and subscription operations.",
+		fields: []gqlField{
+			{name: "description", typ: "String"},
+			{name: "types", typ: "[__Type!]!"},
+			{name: "queryType", typ: "__Type!"},
+			{name: "mutationType", typ: "__Type"},
+			{name: "subscriptionType", typ: "__Type"},
+			{name: "directives", typ: "[__Directive!]!"},
+		}},
+	{kind: "OBJECT", name: "__Type", desc: "The fundamental unit of any GraphQL Schema is the type. There are many kinds of types in GraphQL as represented by the `__TypeKind` enum.",
+		fields: []gqlField{
+			{name: "kind", typ: "__TypeKind!"},
+			{name: "name", typ: "String"},
+			{name: "description", typ: "String"},
+			{name: "specifiedByURL", typ: "String"},
+			{name: "fields", typ: "[__Field!]", args: includeDeprecated},
+			{name: "interfaces", typ: "[__Type!]"},
+			{name: "possibleTypes", typ: "[__Type!]"},
+			{name: "enumValues", typ: "[__EnumValue!]", args: includeDeprecated},
+			{name: "inputFields", typ: "[__InputValue!]", args: includeDeprecated},
+			{name: "ofType", typ: "__Type"},
+			{name: "isOneOf", typ: "Boolean"},
+		}},
+	{kind: "OBJECT", name: "__Field", desc: "Object and Interface types are described by a list of Fields, each of which has a name, potentially a list of arguments, and a return type.",
+		fields: []gqlField{
+			{name: "name", typ: "String!"},
+			{name: "description", typ: "String"},
+			{name: "args", typ: "[__InputValue!]!", args: includeDeprecated},
+			{name: "type", typ: "__Type!"},
+			{name: "isDeprecated", typ: "Boolean!"},
+			{name: "deprecationReason", typ: "String"},
+		}},
+	{kind: "OBJECT", name: "__InputValue", desc: "Arguments provided to Fields or Directives and the input fields of an InputObject are represented as Input Values which describe their type and optionally a default value.",
+		fields: []gqlField{
+			{name: "name", typ: "String!"},
+			{name: "description", typ: "String"},
+			{name: "type", typ: "__Type!"},
+			{name: "defaultValue", typ: "String"},
+			{name: "isDeprecated", typ: "Boolean!"},
+			{name: "deprecationReason", typ: "String"},
+		}},
+	{kind: "OBJECT", name: "__EnumValue", desc: "One possible value for a given Enum. Enum values are unique values, not a placeholder for a string or numeric value.",
+		fields: []gqlField{
+			{name: "name", typ: "String!"},
+			{name: "description", typ: "String"},
+			{name: "isDeprecated", typ: "Boolean!"},
+			{name: "deprecationReason", typ: "String"},
+		}},
+	{kind: "OBJECT", name: "__Directive", desc: "A Directive provides a way to describe alternate runtime execution and type validation behavior in a GraphQL document.",
+		fields: []gqlField{
+			{name: "name", typ: "String!"},
+			{name: "description", typ: "String"},
+			{name: "isRepeatable", typ: "Boolean!"},
+			{name: "locations", typ: "[__DirectiveLocation!]!"},
+			{name: "args", typ: "[__InputValue!]!", args: includeDeprecated},
+		}},
+	{kind: "ENUM", name: "__TypeKind", desc: "An enum describing what kind of type a given `__Type` is.",
+		enumValues: []string{"SCALAR", "OBJECT", "INTERFACE", "UNION", "ENUM", "INPUT_OBJECT", "LIST", "NON_NULL"}},
+	{kind: "ENUM", name: "__DirectiveLocation", desc: "A Directive can be adjacent to many parts of the GraphQL language, a __DirectiveLocation describes one such possible adjacencies.",
+		enumValues: []string{"QUERY", "MUTATION", "SUBSCRIPTION", "FIELD", "FRAGMENT_DEFINITION", "FRAGMENT_SPREAD", "INLINE_FRAGMENT", "VARIABLE_DEFINITION", "SCHEMA", "SCALAR", "OBJECT", "FIELD_DEFINITION", "ARGUMENT_DEFINITION", "INTERFACE", "UNION", "ENUM", "ENUM_VALUE", "INPUT_OBJECT", "INPUT_FIELD_DEFINITION"}},
 }
 
 // memberDocs are the descriptions of the documented members (spec, "Content item").
@@ -201,52 +189,55 @@ const contentDesc = "Content items of the environment.\n\n" +
 	"String filters match when every word of the value occurs in the field (\"Erian\" matches \"Erian Suwandi\"). " +
 	"Argument names match in any case (pageSize = pagesize = PageSize)."
 
-// contentArgs describe the arguments of content (D9); the spellings of the spec's
-// table and examples are listed, and descriptions name the equivalents.
-func contentArgs() []*gqlInput {
-	in := func(name string, t *gqlType, desc string) *gqlInput { return &gqlInput{name: name, typ: t, desc: desc} }
-	args := []*gqlInput{
-		in("name", gqlString, "Filter by Name (every word must occur)."),
-		in("templateName", gqlString, "Filter by TemplateName (every word must occur)."),
-		in("status", gqlString, "Filter by Status."),
-		in("createdBy", gqlString, "Filter by CreatedBy (every word must occur)."),
-		in("createdAt", gqlString, "Filter by creation date: YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]; matches the whole day or second written."),
-		in("updatedBy", gqlString, "Filter by UpdatedBy (every word must occur)."),
-		in("updatedAt", gqlString, "Filter by update date, as createdAt."),
-		in("publishedBy", gqlString, "Filter by PublishedBy (every word must occur)."),
-		in("publishedAt", gqlString, "Filter by publication date, as createdAt."),
-		in("contentID", gqlID, "The item with this ContentID (exact). With retrieveChild: true, the item whose children to return. Same as contentId."),
-		in("contentId", gqlID, "Same as contentID."),
-		in("templateID", gqlID, "Items of the template with this TemplateID (exact). Same as templateId."),
-		in("templateId", gqlID, "Same as templateID."),
-		in("data", gqlJSON, "Filter by elements of Data: {urlPath: \"/home\"}; nested objects address nested elements ({file: {Extension: \"pdf\"}}), numbers and booleans compare exactly, a list gives alternatives ({tags: [\"food\", \"travel\"]}). A String instead matches when every word occurs in the item's Data strings together."),
-		in("page", gqlInt, "Page number, from 1 (default 1). A numeric String is accepted too."),
-		in("pageSize", gqlInt, "Items per page, 1 to 1000 (default 10)."),
-		in("sort", gqlString, "Field to sort by: a member (any case) or Data.<element>. Default CreatedAt."),
-		in("sortAsc", gqlBoolean, "true sorts ascending; default descending."),
-		in("retrieveChild", gqlBoolean, "With contentId: return the items whose ParentID is that item (its children), not the item itself."),
-		in("depth", gqlInt, "With retrieveChild: how many levels of descendants to return, 1 to 16 (default 1)."),
-	}
+// contentBaseArgs describe the arguments of content (D9): the spellings of the spec's
+// table and examples; contentArgs adds the equivalents.
+var contentBaseArgs = [...]gqlInput{
+	{name: "name", typ: "String", desc: "Filter by Name (every word must occur)."},
+	{name: "templateName", typ: "String", desc: "Filter by TemplateName (every word must occur)."},
+	{name: "status", typ: "String", desc: "Filter by Status."},
+	{name: "createdBy", typ: "String", desc: "Filter by CreatedBy (every word must occur)."},
+	{name: "createdAt", typ: "String", desc: "Filter by creation date: YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]; matches the whole day or second written."},
+	{name: "updatedBy", typ: "String", desc: "Filter by UpdatedBy (every word must occur)."},
+	{name: "updatedAt", typ: "String", desc: "Filter by update date, as createdAt."},
+	{name: "publishedBy", typ: "String", desc: "Filter by PublishedBy (every word must occur)."},
+	{name: "publishedAt", typ: "String", desc: "Filter by publication date, as createdAt."},
+	{name: "contentID", typ: "ID", desc: "The item with this ContentID (exact). With retrieveChild: true, the item whose children to return. Same as contentId."},
+	{name: "contentId", typ: "ID", desc: "Same as contentID."},
+	{name: "templateID", typ: "ID", desc: "Items of the template with this TemplateID (exact). Same as templateId."},
+	{name: "templateId", typ: "ID", desc: "Same as templateID."},
+	{name: "data", typ: "JSON", desc: "Filter by elements of Data: {urlPath: \"/home\"}; nested objects address nested elements ({file: {Extension: \"pdf\"}}), numbers and booleans compare exactly, a list gives alternatives ({tags: [\"food\", \"travel\"]}). A String instead matches when every word occurs in the item's Data strings together."},
+	{name: "page", typ: "Int", desc: "Page number, from 1 (default 1). A numeric String is accepted too."},
+	{name: "pageSize", typ: "Int", desc: "Items per page, 1 to 1000 (default 10)."},
+	{name: "sort", typ: "String", desc: "Field to sort by: a member (any case) or Data.<element>. Default CreatedAt."},
+	{name: "sortAsc", typ: "Boolean", desc: "true sorts ascending; default descending."},
+	{name: "retrieveChild", typ: "Boolean", desc: "With contentId: return the items whose ParentID is that item (its children), not the item itself."},
+	{name: "depth", typ: "Int", desc: "With retrieveChild: how many levels of descendants to return, 1 to 16 (default 1)."},
+}
+
+// contentArgs are contentBaseArgs, then each documented member's name as an argument,
+// then the comparisons of the three dates; descriptions name the equivalents.
+var contentArgs = func() []gqlInput {
+	args := append([]gqlInput(nil), contentBaseArgs[:]...)
 	for _, m := range memberDocs {
 		if m.name == "Data" {
 			continue
 		}
-		t := gqlString
+		t := "String"
 		if strings.HasSuffix(m.name, "ID") {
-			t = gqlID
+			t = "ID"
 		}
-		args = append(args, in(m.name, t, "Same as "+lowerFirst(m.name)+"."))
+		args = append(args, gqlInput{name: m.name, typ: t, desc: "Same as " + lowerFirst(m.name) + "."})
 	}
-	for _, date := range []string{"CreatedAt", "UpdatedAt", "PublishedAt"} {
-		for _, op := range []struct{ suffix, desc string }{
+	for _, date := range [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"} {
+		for _, op := range [...]struct{ suffix, desc string }{
 			{"gte", "at or after"}, {"gt", "after"}, {"lte", "at or before"}, {"lt", "before"},
 		} {
-			args = append(args, in(date+"_"+op.suffix, gqlString,
-				"Items with "+date+" "+op.desc+" this instant (YYYY-MM-DDThh:mm:ss, or a day, meaning its start)."))
+			args = append(args, gqlInput{name: date + "_" + op.suffix, typ: "String",
+				desc: "Items with " + date + " " + op.desc + " this instant (YYYY-MM-DDThh:mm:ss, or a day, meaning its start)."})
 		}
 	}
 	return args
-}
+}()
 
 func lowerFirst(s string) string {
 	if s == "" {
@@ -263,7 +254,7 @@ func lowerFirst(s string) string {
 func buildSchema(env *environment) *gqlSchema {
 	content := &gqlType{kind: "OBJECT", name: "Content", desc: "A content item. A member that an item lacks is absent from its JSON object (not null)."}
 	for _, m := range contentMembers(env) {
-		fld := &gqlField{name: m, typ: gqlString, desc: "A top-level member of some items of this environment; its JSON value as stored."}
+		fld := gqlField{name: m, typ: "String", desc: "A top-level member of some items of this environment; its JSON value as stored."}
 		for _, d := range memberDocs {
 			if d.name == m {
 				fld.desc = d.desc
@@ -271,27 +262,32 @@ func buildSchema(env *environment) *gqlSchema {
 		}
 		switch m {
 		case "ContentID":
-			fld.typ = nonNull(gqlID)
+			fld.typ = "ID!"
 		case "TemplateID":
-			fld.typ = gqlID
+			fld.typ = "ID"
 		case "Data":
-			fld.typ = gqlJSON
+			fld.typ = "JSON"
 		default:
 			if !scalarMember(m) {
-				fld.typ = gqlJSON
+				fld.typ = "JSON"
 			}
 		}
 		content.fields = append(content.fields, fld)
 	}
-	queryType := &gqlType{kind: "OBJECT", name: "Query", desc: "The delivery API's one root field is content.",
-		fields: []*gqlField{{name: "content", desc: contentDesc, args: contentArgs(), typ: listOf(nonNull(content))}}}
+	query := &gqlType{kind: "OBJECT", name: "Query", desc: "The delivery API's one root field is content.",
+		fields: []gqlField{{name: "content", desc: contentDesc, args: contentArgs, typ: "[Content!]"}}}
 	s := &gqlSchema{
 		desc:       "Content Delivery API of environment " + env.snap.Environment() + " (read-only).",
-		query:      queryType,
-		directives: gqlDirectives,
+		types:      make([]*gqlType, 0, 2+len(gqlScalars)+len(introspectionTypes)),
+		directives: gqlDirectives[:],
 	}
-	s.types = append(s.types, queryType, content, gqlJSON, gqlString, gqlInt, gqlFloat, gqlBoolean, gqlID)
-	s.types = append(s.types, introspectionTypes...)
+	s.types = append(s.types, query, content)
+	for i := range gqlScalars {
+		s.types = append(s.types, &gqlScalars[i])
+	}
+	for i := range introspectionTypes {
+		s.types = append(s.types, &introspectionTypes[i])
+	}
 	return s
 }
 
@@ -315,7 +311,7 @@ func appendSDL(dst []byte, s *gqlSchema) []byte {
 	dst = appendDescription(dst, s.desc, "")
 	dst = append(dst, "schema {\n  query: Query\n}\n"...)
 	for _, t := range s.types {
-		if strings.HasPrefix(t.name, "__") || t.kind == "SCALAR" && t != gqlJSON {
+		if strings.HasPrefix(t.name, "__") || t.kind == "SCALAR" && t.name != "JSON" {
 			continue
 		}
 		dst = append(dst, '\n')
@@ -334,7 +330,8 @@ func appendSDL(dst []byte, s *gqlSchema) []byte {
 			dst = append(dst, "type "...)
 			dst = append(dst, t.name...)
 			dst = append(dst, " {\n"...)
-			for i, f := range t.fields {
+			for i := range t.fields {
+				f := &t.fields[i]
 				if i > 0 && f.desc != "" {
 					dst = append(dst, '\n')
 				}
@@ -348,7 +345,7 @@ func appendSDL(dst []byte, s *gqlSchema) []byte {
 						dst = append(dst, "    "...)
 						dst = append(dst, a.name...)
 						dst = append(dst, ": "...)
-						dst = appendTypeRef(dst, a.typ)
+						dst = append(dst, a.typ...)
 						if a.def != "" {
 							dst = append(dst, " = "...)
 							dst = append(dst, a.def...)
@@ -358,24 +355,13 @@ func appendSDL(dst []byte, s *gqlSchema) []byte {
 					dst = append(dst, "  )"...)
 				}
 				dst = append(dst, ": "...)
-				dst = appendTypeRef(dst, f.typ)
+				dst = append(dst, f.typ...)
 				dst = append(dst, '\n')
 			}
 			dst = append(dst, "}\n"...)
 		}
 	}
 	return dst
-}
-
-func appendTypeRef(dst []byte, t *gqlType) []byte {
-	switch t.kind {
-	case "NON_NULL":
-		return append(appendTypeRef(dst, t.ofType), '!')
-	case "LIST":
-		dst = append(dst, '[')
-		return append(appendTypeRef(dst, t.ofType), ']')
-	}
-	return append(dst, t.name...)
 }
 
 // appendDescription prints a description as a block string.
@@ -422,7 +408,7 @@ func (x *gqlExec) introspect(dst []byte, groups []gqlGroup) ([]byte, error) {
 			var name string
 			if name, err = x.typeNameArg(g); err == nil {
 				if t := s.typeNamed(name); t != nil {
-					dst, err = x.introObject(dst, s, introValue{kind: "__Type", typ: t}, g, 1)
+					dst, err = x.introObject(dst, s, introValue{kind: "__Type", ref: name, typ: t}, g, 1)
 				} else {
 					dst = append(dst, "null"...)
 				}
@@ -456,12 +442,33 @@ func (x *gqlExec) typeNameArg(g *gqlGroup) (string, *Error) {
 
 // introValue is one object of the introspection system.
 type introValue struct {
-	kind  string // __Schema, __Type, __Field, __InputValue, __EnumValue, __Directive
-	typ   *gqlType
+	kind  string   // __Schema, __Type, __Field, __InputValue, __EnumValue, __Directive
+	ref   string   // __Type: its reference, a name or a wrapper such as "[Content!]"
+	typ   *gqlType // __Type: the type a name refers to (nil for a wrapper)
 	field *gqlField
 	input *gqlInput
-	enum  *gqlEnumValue
+	enum  string
 	dir   *gqlDirective
+}
+
+// typeValue is the __Type of a type reference.
+func (s *gqlSchema) typeValue(ref string) introValue {
+	v := introValue{kind: "__Type", ref: ref}
+	if wrapperKind(ref) == "" {
+		v.typ = s.typeNamed(ref)
+	}
+	return v
+}
+
+// wrapperKind is NON_NULL or LIST for a reference that wraps another, else "".
+func wrapperKind(ref string) string {
+	switch {
+	case strings.HasSuffix(ref, "!"):
+		return "NON_NULL"
+	case strings.HasPrefix(ref, "["):
+		return "LIST"
+	}
+	return ""
 }
 
 // introObject appends the selection of g's sub-selections on object v.
@@ -490,6 +497,28 @@ func (x *gqlExec) introObject(dst []byte, s *gqlSchema, v introValue, g *gqlGrou
 	return append(dst, '}'), nil
 }
 
+// introShape is the shape of an introspection field's value.
+type introShape uint8
+
+const (
+	introUnknown introShape = iota // no such field
+	introString                    // a String scalar; "" answers null
+	introRaw                       // a scalar written as its JSON text
+	introNames                     // a list of strings (enum values, as scalars)
+	introNull                      // an object or list field with no value here
+	introOne                       // one object
+	introList                      // a list of objects
+)
+
+// introResult is the value of one field of an introspection object.
+type introResult struct {
+	shape  introShape
+	text   string       // introString, introRaw
+	object introValue   // introOne
+	list   []introValue // introList
+	names  []string     // introNames
+}
+
 // introField resolves one field of an introspection object.
 func (x *gqlExec) introField(dst []byte, s *gqlSchema, v introValue, g *gqlGroup, depth int) ([]byte, *Error) {
 	name := g.name()
@@ -505,188 +534,212 @@ func (x *gqlExec) introField(dst []byte, s *gqlSchema, v introValue, g *gqlGroup
 			}
 		}
 	}
-	str := func(s string) []byte {
-		if s == "" {
-			return append(dst, "null"...)
-		}
-		return jsonw.String(dst, s)
-	}
-	obj := func(o introValue) ([]byte, *Error) { return x.introObject(dst, s, o, g, depth+1) }
-	list := func(items []introValue) ([]byte, *Error) {
-		d := append(dst, '[')
-		for i, o := range items {
-			if i > 0 {
-				d = append(d, ',')
-			}
-			var err *Error
-			if d, err = x.introObject(d, s, o, g, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(d, ']'), nil
-	}
-	scalar := func(b []byte) ([]byte, *Error) {
+	r := s.introResolve(v, name)
+	if r.shape == introString || r.shape == introRaw || r.shape == introNames {
 		if !wholeSelection(g) {
 			return nil, x.errAt(g.sels[0].Pos, CodeInvalidQuery, "field %q is a scalar and has no subfields", name)
 		}
-		return b, nil
 	}
-	// null answers an object or list field that has no value here (a sub-selection on
-	// it is valid GraphQL, so it is not checked as a scalar's would be).
-	null := func() ([]byte, *Error) { return append(dst, "null"...), nil }
-	unknown := func() ([]byte, *Error) {
-		return nil, x.errAt(g.sels[0].Pos, CodeInvalidQuery, "unknown field %q on %s", name, v.kind)
+	switch r.shape {
+	case introString:
+		if r.text == "" {
+			return append(dst, "null"...), nil
+		}
+		return jsonw.String(dst, r.text), nil
+	case introRaw:
+		return append(dst, r.text...), nil
+	case introNames:
+		dst = append(dst, '[')
+		for i, n := range r.names {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsonw.String(dst, n)
+		}
+		return append(dst, ']'), nil
+	case introNull:
+		// A sub-selection on it is valid GraphQL, so it is not checked as a scalar's is.
+		return append(dst, "null"...), nil
+	case introOne:
+		return x.introObject(dst, s, r.object, g, depth+1)
+	case introList:
+		dst = append(dst, '[')
+		for i, o := range r.list {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err *Error
+			if dst, err = x.introObject(dst, s, o, g, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
 	}
+	return nil, x.errAt(g.sels[0].Pos, CodeInvalidQuery, "unknown field %q on %s", name, v.kind)
+}
+
+// introResolve is the value of field name of the introspection object v.
+func (s *gqlSchema) introResolve(v introValue, name string) introResult {
+	str := func(text string) introResult { return introResult{shape: introString, text: text} }
+	raw := func(json string) introResult { return introResult{shape: introRaw, text: json} }
+	one := func(o introValue) introResult { return introResult{shape: introOne, object: o} }
+	list := func(items []introValue) introResult { return introResult{shape: introList, list: items} }
+	null := introResult{shape: introNull}
 	if name == "__typename" {
-		return scalar(jsonw.String(dst, v.kind))
+		return str(v.kind)
 	}
 	switch v.kind {
 	case "__Schema":
 		switch name {
 		case "description":
-			return scalar(str(s.desc))
+			return str(s.desc)
 		case "types":
 			items := make([]introValue, len(s.types))
 			for i, t := range s.types {
-				items[i] = introValue{kind: "__Type", typ: t}
+				items[i] = introValue{kind: "__Type", ref: t.name, typ: t}
 			}
 			return list(items)
 		case "queryType":
-			return obj(introValue{kind: "__Type", typ: s.query})
+			return one(introValue{kind: "__Type", ref: s.types[0].name, typ: s.types[0]})
 		case "mutationType", "subscriptionType":
-			return null()
+			return null
 		case "directives":
 			items := make([]introValue, len(s.directives))
-			for i, d := range s.directives {
-				items[i] = introValue{kind: "__Directive", dir: d}
+			for i := range s.directives {
+				items[i] = introValue{kind: "__Directive", dir: &s.directives[i]}
 			}
 			return list(items)
 		}
 	case "__Type":
-		t := v.typ
-		named := t.kind != "LIST" && t.kind != "NON_NULL"
+		t, wrapper := v.typ, wrapperKind(v.ref)
+		kind := wrapper
+		if t != nil {
+			kind = t.kind
+		}
 		switch name {
 		case "kind":
-			return scalar(jsonw.String(dst, t.kind))
+			return str(kind)
+		case "ofType":
+			switch wrapper {
+			case "NON_NULL":
+				return one(s.typeValue(v.ref[:len(v.ref)-1]))
+			case "LIST":
+				return one(s.typeValue(v.ref[1 : len(v.ref)-1]))
+			}
+			return null
+		case "interfaces":
+			if kind == "OBJECT" {
+				return list(nil)
+			}
+			return null
+		case "possibleTypes", "inputFields": // no unions, interfaces or input objects
+			return null
+		case "isOneOf":
+			return raw("null")
+		}
+		if t == nil { // a wrapper has no name, description, fields or values
+			switch name {
+			case "name", "description", "specifiedByURL":
+				return str("")
+			case "fields", "enumValues":
+				return null
+			}
+			break
+		}
+		switch name {
 		case "name":
-			return scalar(str(t.name))
+			return str(t.name)
 		case "description":
-			return scalar(str(t.desc))
+			return str(t.desc)
 		case "specifiedByURL":
-			return scalar(str(t.specifiedBy))
+			return str(t.specifiedBy)
 		case "fields":
 			if t.kind != "OBJECT" {
-				return null()
+				return null
 			}
 			items := make([]introValue, len(t.fields))
-			for i, f := range t.fields {
-				items[i] = introValue{kind: "__Field", field: f}
+			for i := range t.fields {
+				items[i] = introValue{kind: "__Field", field: &t.fields[i]}
 			}
 			return list(items)
-		case "interfaces":
-			if t.kind != "OBJECT" {
-				return null()
-			}
-			return list(nil)
-		case "possibleTypes":
-			return null()
 		case "enumValues":
 			if t.kind != "ENUM" {
-				return null()
+				return null
 			}
 			items := make([]introValue, len(t.enumValues))
-			for i := range t.enumValues {
-				items[i] = introValue{kind: "__EnumValue", enum: &t.enumValues[i]}
+			for i, e := range t.enumValues {
+				items[i] = introValue{kind: "__EnumValue", enum: e}
 			}
 			return list(items)
-		case "inputFields":
-			if t.kind != "INPUT_OBJECT" {
-				return null()
-			}
-			return list(nil)
-		case "ofType":
-			if named || t.ofType == nil {
-				return null()
-			}
-			return obj(introValue{kind: "__Type", typ: t.ofType})
-		case "isOneOf":
-			if t.kind != "INPUT_OBJECT" {
-				return scalar(append(dst, "null"...))
-			}
-			return scalar(append(dst, "false"...))
 		}
 	case "__Field":
 		f := v.field
 		switch name {
 		case "name":
-			return scalar(jsonw.String(dst, f.name))
+			return str(f.name)
 		case "description":
-			return scalar(str(f.desc))
+			return str(f.desc)
 		case "args":
 			return list(inputValues(f.args))
 		case "type":
-			return obj(introValue{kind: "__Type", typ: f.typ})
+			return one(s.typeValue(f.typ))
 		case "isDeprecated":
-			return scalar(append(dst, "false"...))
+			return raw("false")
 		case "deprecationReason":
-			return scalar(append(dst, "null"...))
+			return raw("null")
 		}
 	case "__InputValue":
 		in := v.input
 		switch name {
 		case "name":
-			return scalar(jsonw.String(dst, in.name))
+			return str(in.name)
 		case "description":
-			return scalar(str(in.desc))
+			return str(in.desc)
 		case "type":
-			return obj(introValue{kind: "__Type", typ: in.typ})
+			return one(s.typeValue(in.typ))
 		case "defaultValue":
-			return scalar(str(in.def))
+			return str(in.def)
 		case "isDeprecated":
-			return scalar(append(dst, "false"...))
+			return raw("false")
 		case "deprecationReason":
-			return scalar(append(dst, "null"...))
+			return raw("null")
 		}
 	case "__EnumValue":
 		switch name {
 		case "name":
-			return scalar(jsonw.String(dst, v.enum.name))
+			return str(v.enum)
 		case "description":
-			return scalar(str(v.enum.desc))
+			return str("")
 		case "isDeprecated":
-			return scalar(append(dst, "false"...))
+			return raw("false")
 		case "deprecationReason":
-			return scalar(append(dst, "null"...))
+			return raw("null")
 		}
 	case "__Directive":
 		d := v.dir
 		switch name {
 		case "name":
-			return scalar(jsonw.String(dst, d.name))
+			return str(d.name)
 		case "description":
-			return scalar(str(d.desc))
+			return str(d.desc)
 		case "isRepeatable":
-			return scalar(jsonw.Bool(dst, d.repeatable))
-		case "locations":
-			b := append(dst, '[')
-			for i, l := range d.locations {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = jsonw.String(b, l)
+			if d.repeatable {
+				return raw("true")
 			}
-			return scalar(append(b, ']'))
+			return raw("false")
+		case "locations":
+			return introResult{shape: introNames, names: d.locations}
 		case "args":
 			return list(inputValues(d.args))
 		}
 	}
-	return unknown()
+	return introResult{}
 }
 
-func inputValues(ins []*gqlInput) []introValue {
+func inputValues(ins []gqlInput) []introValue {
 	items := make([]introValue, len(ins))
-	for i, in := range ins {
-		items[i] = introValue{kind: "__InputValue", input: in}
+	for i := range ins {
+		items[i] = introValue{kind: "__InputValue", input: &ins[i]}
 	}
 	return items
 }

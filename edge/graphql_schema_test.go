@@ -1,0 +1,41 @@
+package edge
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGraphQLSchemaReferences checks that every type reference of the static schema
+// names a type the schema has: references are strings, resolved only when introspected.
+func TestGraphQLSchemaReferences(t *testing.T) {
+	named := map[string]bool{"Query": true, "Content": true}
+	for _, ty := range gqlScalars {
+		named[ty.name] = true
+	}
+	for _, ty := range introspectionTypes {
+		named[ty.name] = true
+	}
+	check := func(where, ref string) {
+		t.Helper()
+		name := strings.Trim(ref, "[]!")
+		if !named[name] || strings.Count(ref, "[") != strings.Count(ref, "]") {
+			t.Errorf("%s: type reference %q names no type of the schema", where, ref)
+		}
+	}
+	for _, ty := range introspectionTypes {
+		for _, f := range ty.fields {
+			check(ty.name+"."+f.name, f.typ)
+			for _, a := range f.args {
+				check(ty.name+"."+f.name+"("+a.name+")", a.typ)
+			}
+		}
+	}
+	for _, a := range contentArgs {
+		check("content("+a.name+")", a.typ)
+	}
+	for _, d := range gqlDirectives {
+		for _, a := range d.args {
+			check("@"+d.name+"("+a.name+")", a.typ)
+		}
+	}
+}
