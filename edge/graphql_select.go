@@ -71,15 +71,9 @@ func (x *gqlExec) appendItem(dst []byte, item string, whole bool, plan []projFie
 }
 
 // sameArguments reports whether two selections of content have the same arguments (as
-// GraphQL's field merging requires); compared as printed, which ignores positions.
+// GraphQL's field merging requires), wherever they were written.
 func sameArguments(a, b *graphql.Selection) bool {
-	if len(a.Arguments) != len(b.Arguments) {
-		return false
-	}
-	var pa, pb []byte
-	pa = graphql.Print(pa, &graphql.Document{Definitions: []graphql.Definition{{Kind: graphql.OperationDefinition, Selections: []graphql.Selection{{Kind: graphql.FieldSelection, Name: "f", Arguments: a.Arguments, HasArguments: true}}}}})
-	pb = graphql.Print(pb, &graphql.Document{Definitions: []graphql.Definition{{Kind: graphql.OperationDefinition, Selections: []graphql.Selection{{Kind: graphql.FieldSelection, Name: "f", Arguments: b.Arguments, HasArguments: true}}}}})
-	return string(pa) == string(pb)
+	return graphql.SameArguments(a.Arguments, b.Arguments)
 }
 
 // scalarMembers are documented members that hold a string: a sub-selection on them is

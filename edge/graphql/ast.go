@@ -224,3 +224,37 @@ type ObjectField struct {
 	Name  string
 	Value Value
 }
+
+// SameArguments reports whether two argument lists are the same: the same names with
+// equal values, in the same order, wherever they were written. It is what comparing
+// their printed forms gives (field merging compares arguments so), without printing.
+func SameArguments(a, b []Argument) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Value.Equal(&b[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether v and w are the same value, ignoring positions: the same kind
+// and text, and equal items or fields in the same order.
+func (v *Value) Equal(w *Value) bool {
+	if v.Kind != w.Kind || v.Text != w.Text || len(v.List) != len(w.List) || len(v.Fields) != len(w.Fields) {
+		return false
+	}
+	for i := range v.List {
+		if !v.List[i].Equal(&w.List[i]) {
+			return false
+		}
+	}
+	for i := range v.Fields {
+		if v.Fields[i].Name != w.Fields[i].Name || !v.Fields[i].Value.Equal(&w.Fields[i].Value) {
+			return false
+		}
+	}
+	return true
+}

@@ -277,6 +277,16 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil document without an error")
 		}
 		checkRoundTrip(t, src)
+		for _, d := range doc.Definitions {
+			for i := range d.Selections {
+				for j := range d.Selections {
+					a, b := d.Selections[i].Arguments, d.Selections[j].Arguments
+					if SameArguments(a, b) != sameArgumentsPrinted(a, b) {
+						t.Fatalf("SameArguments(%d, %d) disagrees with the printed forms", i, j)
+					}
+				}
+			}
+		}
 	})
 }
 
@@ -286,6 +296,42 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if _, err := Parse(src, Limits{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// sameArgumentsPrinted is what SameArguments must answer: argument lists compared as
+// printed, which ignores positions.
+func sameArgumentsPrinted(a, b []Argument) bool {
+	print := func(args []Argument) string {
+		return string(Print(nil, &Document{Definitions: []Definition{{Kind: OperationDefinition,
+			Selections: []Selection{{Kind: FieldSelection, Name: "f", Arguments: args, HasArguments: true}}}}}))
+	}
+	return print(a) == print(b)
+}
+
+// TestSameArguments compares the arguments of every pair of fields of a document both
+// ways: structurally and as printed.
+func TestSameArguments(t *testing.T) {
+	for _, src := range []string{
+		`{ a(x: 1) b(x: 1) c(x: 1.0) d(x: "1") e(x: ONE) f(x: $one) g(x: true) h(x: null) i(x: [1]) j(x: {y: 1}) }`,
+		`{ a(x: [1 2], y: {a: 1, b: [true]}) b(x: [1, 2] y: {a: 1 b: [true]}) c(y: {a: 1, b: [true]}, x: [1 2]) d(x: [1 2], y: {b: [true], a: 1}) }`,
+		`{ a(x: "a\nb") b(x: """a
+b""") c(x: "a\u000Ab") d(x: "") e(x: """""") f(x: [[]]) g(x: []) h(x: {}) i(x: [{}]) }`,
+		`{ a b() c(x: null) d(x: NULL) e(x: $null) f(x: "null") }`,
+	} {
+		doc, err := Parse(src, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sels := doc.Definitions[0].Selections
+		for i := range sels {
+			for j := range sels {
+				a, b := sels[i].Arguments, sels[j].Arguments
+				if got, want := SameArguments(a, b), sameArgumentsPrinted(a, b); got != want {
+					t.Errorf("%s and %s: SameArguments = %v, printed forms say %v", sels[i].Name, sels[j].Name, got, want)
+				}
+			}
 		}
 	}
 }
