@@ -1,9 +1,9 @@
 package edge
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -623,7 +623,8 @@ func (c *aggContext) histogram(dst []byte, a *dsl.Agg, docs []int) ([]byte, erro
 			}
 		}
 	}
-	sort.Sort(sort.Float64Slice(keys))
+	// The keys are distinct; sorting them through stableSort shares its code.
+	stableSort(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] }, func(i, j int) int { return cmp.Compare(keys[i], keys[j]) })
 	if a.MinDocCount == 0 && (len(keys) > 0 || a.HasExtended) {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		if len(keys) > 0 {

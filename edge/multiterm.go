@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/automaton"
@@ -218,7 +217,8 @@ func (e *Engine) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, erro
 		}
 		found = append(found, fuzzyTerm{index: i, term: t, boost: b})
 	}
-	slices.SortStableFunc(found, func(a, b fuzzyTerm) int {
+	stableSort(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] }, func(i, j int) int {
+		a, b := &found[i], &found[j]
 		switch {
 		case a.boost > b.boost:
 			return -1
