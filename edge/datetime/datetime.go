@@ -106,7 +106,7 @@ func Parse(s string) (Instant, error) {
 	if day < 1 || day > daysIn(year, month) {
 		return fail("day out of range")
 	}
-	ms := daysFromCivil(int64(year), month, day) * msPerDay
+	ms := DaysFromCivil(int64(year), month, day) * msPerDay
 	if len(s) == 10 {
 		return Instant{Millis: ms, Unit: Day}, nil
 	}
@@ -195,7 +195,7 @@ func AppendMillis(dst []byte, ms int64) []byte {
 		rem += msPerDay
 		days--
 	}
-	y, m, d := civilFromDays(days)
+	y, m, d := CivilFromDays(days)
 	switch {
 	case y < 0:
 		dst = append(dst, '-')
@@ -232,9 +232,9 @@ func appendPadded(dst []byte, v uint64, width int) []byte {
 	return append(dst, buf[i:]...)
 }
 
-// daysFromCivil returns the days from 1970-01-01 to y-m-d in the proleptic
-// Gregorian calendar (Howard Hinnant's algorithm, exact for every year).
-func daysFromCivil(y int64, m, d int) int64 {
+// DaysFromCivil returns the days from 1970-01-01 to y-m-d in the proleptic Gregorian
+// calendar (Howard Hinnant's algorithm, exact for every year), for m in 1..12 and any d.
+func DaysFromCivil(y int64, m, d int) int64 {
 	if m <= 2 {
 		y--
 	}
@@ -253,8 +253,8 @@ func daysFromCivil(y int64, m, d int) int64 {
 	return era*146097 + doe - 719468
 }
 
-// civilFromDays is the inverse of daysFromCivil.
-func civilFromDays(z int64) (y int64, m, d int) {
+// CivilFromDays is the inverse of DaysFromCivil.
+func CivilFromDays(z int64) (y int64, m, d int) {
 	z += 719468
 	era := z
 	if era < 0 {

@@ -17,7 +17,7 @@ func Civil(ms int64) (year int64, month, day, hour, minute, second, milli int) {
 		rem += msPerDay
 		days--
 	}
-	year, month, day = civilFromDays(days)
+	year, month, day = datetime.CivilFromDays(days)
 	return year, month, day, int(rem / 3600000), int(rem / 60000 % 60), int(rem / 1000 % 60), int(rem % 1000)
 }
 
@@ -30,45 +30,7 @@ func CivilMillis(y int64, m, d int) int64 {
 		m += 12
 		y--
 	}
-	return daysFromCivil(y, m, d) * msPerDay
-}
-
-// Howard Hinnant's days-from-civil algorithms.
-func daysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := int64((153*mp+2)/5 + d - 1)
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-func civilFromDays(z int64) (int64, int, int) {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d := int(doy - (153*mp+2)/5 + 1)
-	m := int(mp + 3)
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
+	return datetime.DaysFromCivil(y, m, d) * msPerDay
 }
 
 // namedFormats maps Elasticsearch's built-in date format names to patterns.
