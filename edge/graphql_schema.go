@@ -278,17 +278,18 @@ func buildSchema(env *environment) *gqlSchema {
 		fields: []gqlField{{name: "content", desc: contentDesc, args: contentArgs, typ: "[Content!]"}}}
 	s := &gqlSchema{
 		desc:       "Content Delivery API of environment " + env.snap.Environment() + " (read-only).",
-		types:      make([]*gqlType, 0, 2+len(gqlScalars)+len(introspectionTypes)),
+		types:      make([]*gqlType, 0, 2+len(staticTypes)),
 		directives: gqlDirectives[:],
 	}
-	s.types = append(s.types, query, content)
-	for i := range gqlScalars {
-		s.types = append(s.types, &gqlScalars[i])
-	}
-	for i := range introspectionTypes {
-		s.types = append(s.types, &introspectionTypes[i])
-	}
+	s.types = append(append(s.types, query, content), staticTypes[:]...)
 	return s
+}
+
+// staticTypes are the types every schema lists after Query and Content.
+var staticTypes = [...]*gqlType{
+	&gqlScalars[0], &gqlScalars[1], &gqlScalars[2], &gqlScalars[3], &gqlScalars[4], &gqlScalars[5],
+	&introspectionTypes[0], &introspectionTypes[1], &introspectionTypes[2], &introspectionTypes[3],
+	&introspectionTypes[4], &introspectionTypes[5], &introspectionTypes[6], &introspectionTypes[7],
 }
 
 func (s *gqlSchema) typeNamed(name string) *gqlType {

@@ -39,3 +39,17 @@ func TestGraphQLSchemaReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphQLStaticTypes checks that staticTypes lists every static type once.
+func TestGraphQLStaticTypes(t *testing.T) {
+	if want := len(gqlScalars) + len(introspectionTypes); len(staticTypes) != want {
+		t.Fatalf("staticTypes lists %d types, the static tables hold %d", len(staticTypes), want)
+	}
+	seen := map[*gqlType]bool{}
+	for _, ty := range staticTypes {
+		if seen[ty] {
+			t.Errorf("staticTypes lists %s twice", ty.name)
+		}
+		seen[ty] = true
+	}
+}
