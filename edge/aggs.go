@@ -877,7 +877,7 @@ func (c *aggContext) metric(dst []byte, a *dsl.Agg, docs []int) ([]byte, error) 
 			name string
 			v    float64
 		}{{"min", acc.min}, {"max", acc.max}, {"avg", avg}}
-		for _, n := range nums {
+		for _, n := range nums[:] {
 			dst = append(dst, ',')
 			dst = jsonw.String(dst, n.name)
 			dst = append(dst, ':')

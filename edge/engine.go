@@ -48,7 +48,7 @@ func (e *Engine) Snapshot() *snapshot.Snapshot { return e.snap }
 // case-insensitively: a documented member, or any other top-level member an item of the
 // environment has (decisions D6).
 func (e *Engine) TopLevel(name string) (string, bool) {
-	for _, m := range snapshot.DocumentedMembers {
+	for _, m := range snapshot.DocumentedMembers[:] {
 		if strings.EqualFold(m, name) {
 			return m, true
 		}

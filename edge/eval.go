@@ -396,7 +396,7 @@ func (e *Engine) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
 // with, so that its sorted order is also the order the bounds see.
 func (e *Engine) singleKind(f *snapshot.Field, lo, hi *query.Bound) bool {
 	var kind snapshot.ValueKind
-	for _, b := range [2]*query.Bound{lo, hi} {
+	for _, b := range []*query.Bound{lo, hi} {
 		if b == nil {
 			continue
 		}

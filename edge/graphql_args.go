@@ -72,7 +72,7 @@ const knownArgs = "name, templateName, status, createdBy, createdAt, updatedBy, 
 // lookupArg resolves an argument name (any case, D12) to its table entry, or for a
 // range argument to the date entry and the operator.
 func lookupArg(name string) (idx int, op string, ok bool) {
-	for i, a := range gqlArgs {
+	for i, a := range gqlArgs[:] {
 		if strings.EqualFold(a.name, name) {
 			return i, "", true
 		}
@@ -81,9 +81,9 @@ func lookupArg(name string) (idx int, op string, ok bool) {
 	if !found {
 		return 0, "", false
 	}
-	for _, o := range gqlRangeOps {
+	for _, o := range gqlRangeOps[:] {
 		if strings.EqualFold(o, suffix) {
-			for i, a := range gqlArgs {
+			for i, a := range gqlArgs[:] {
 				if a.kind == argDate && strings.EqualFold(a.name, base) {
 					return i, o, true
 				}
@@ -137,7 +137,7 @@ func (x *gqlExec) contentSearch(field *graphql.Selection) (s *query.Search, list
 			return nil, true, x.errAt(a.Pos, CodeInvalidQuery, "unknown argument %q of content; the arguments are %s", clip(a.Name), knownArgs)
 		}
 		slot := idx * (1 + len(gqlRangeOps))
-		for k, o := range gqlRangeOps {
+		for k, o := range gqlRangeOps[:] {
 			if o == op {
 				slot += 1 + k
 			}
@@ -571,7 +571,7 @@ func (x *gqlExec) checkType(t *graphql.Type) *Error {
 		}
 		t = t.Elem
 	}
-	for _, n := range gqlInputTypes {
+	for _, n := range gqlInputTypes[:] {
 		if n == t.Name {
 			return nil
 		}

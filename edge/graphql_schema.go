@@ -218,7 +218,7 @@ var contentBaseArgs = [...]gqlInput{
 // then the comparisons of the three dates; descriptions name the equivalents.
 var contentArgs = func() []gqlInput {
 	args := append([]gqlInput(nil), contentBaseArgs[:]...)
-	for _, m := range memberDocs {
+	for _, m := range memberDocs[:] {
 		if m.name == "Data" {
 			continue
 		}
@@ -228,8 +228,8 @@ var contentArgs = func() []gqlInput {
 		}
 		args = append(args, gqlInput{name: m.name, typ: t, desc: "Same as " + lowerFirst(m.name) + "."})
 	}
-	for _, date := range [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"} {
-		for _, op := range [...]struct{ suffix, desc string }{
+	for _, date := range []string{"CreatedAt", "UpdatedAt", "PublishedAt"} {
+		for _, op := range []struct{ suffix, desc string }{
 			{"gte", "at or after"}, {"gt", "after"}, {"lte", "at or before"}, {"lt", "before"},
 		} {
 			args = append(args, gqlInput{name: date + "_" + op.suffix, typ: "String",
@@ -255,7 +255,7 @@ func buildSchema(env *environment) *gqlSchema {
 	content := &gqlType{kind: "OBJECT", name: "Content", desc: "A content item. A member that an item lacks is absent from its JSON object (not null)."}
 	for _, m := range contentMembers(env) {
 		fld := gqlField{name: m, typ: "String", desc: "A top-level member of some items of this environment; its JSON value as stored."}
-		for _, d := range memberDocs {
+		for _, d := range memberDocs[:] {
 			if d.name == m {
 				fld.desc = d.desc
 			}

@@ -80,7 +80,7 @@ func sameArguments(a, b *graphql.Selection) bool {
 // an error, as on any GraphQL scalar. Data and undocumented members (typed JSON in the
 // schema) may be sub-selected.
 func scalarMember(name string) bool {
-	for _, m := range snapshot.DocumentedMembers {
+	for _, m := range snapshot.DocumentedMembers[:] {
 		if m == name {
 			return m != "Data"
 		}
@@ -182,7 +182,7 @@ func (x *gqlExec) noArguments(g *gqlGroup) *Error {
 // knownMember: a documented member, or a top-level member some item of the environment
 // has, spelt exactly (D9; GraphQL names are case-sensitive).
 func (x *gqlExec) knownMember(name string) bool {
-	for _, m := range snapshot.DocumentedMembers {
+	for _, m := range snapshot.DocumentedMembers[:] {
 		if m == name {
 			return true
 		}

@@ -49,7 +49,7 @@ func ParseRESTList(rawQuery string, schema Schema) (*query.Search, error) {
 	values := map[string]string{}
 	for _, p := range params {
 		known := ""
-		for _, name := range restListParams {
+		for _, name := range restListParams[:] {
 			if strings.EqualFold(name, p.Name) {
 				known = name
 				break
@@ -68,7 +68,7 @@ func ParseRESTList(rawQuery string, schema Schema) (*query.Search, error) {
 	}
 
 	var filters []query.Clause
-	for _, f := range restFilters {
+	for _, f := range restFilters[:] {
 		v, ok := values[f.param]
 		if !ok {
 			continue

@@ -145,7 +145,7 @@ var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
 // IsDateMember reports whether name is a top-level member that holds an instant
 // (decisions D5): CreatedAt, UpdatedAt or PublishedAt.
 func IsDateMember(name string) bool {
-	for _, m := range dateMembers {
+	for _, m := range dateMembers[:] {
 		if m == name {
 			return true
 		}

@@ -141,7 +141,7 @@ func (s *Snapshot) Hash() [32]byte { return s.hash }
 func (s *Snapshot) Version() string {
 	const digits = "0123456789abcdef"
 	var b [2 * len(s.hash)]byte
-	for i, c := range s.hash {
+	for i, c := range s.hash[:] {
 		b[2*i], b[2*i+1] = digits[c>>4], digits[c&15]
 	}
 	return string(b[:])

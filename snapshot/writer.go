@@ -91,7 +91,7 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	var others []member
 	root.ForEach(func(k, v gjson.Result) bool {
 		m := member{key: k.Raw, value: v.Raw}
-		for i, name := range DocumentedMembers {
+		for i, name := range DocumentedMembers[:] {
 			if k.Str == name {
 				documented[i] = &m
 				return true

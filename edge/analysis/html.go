@@ -287,7 +287,7 @@ func (st *stripper) markup(i int) int {
 		return st.replace(i, q+1, tagReplacement(s[m:n]))
 	}
 	m := skipSpace(s, k)
-	for _, raw := range [...]string{"script", "style"} {
+	for _, raw := range []string{"script", "style"} {
 		if hasPrefixFold(s[m:], raw) {
 			// Lucene matches "<script" followed by any tag content, so
 			// "<scripts>" opens a script element too.
@@ -528,7 +528,7 @@ func quotedAttrEnds(s string, p int, pending []int, np int, budget *int) int {
 // other tag (block-level, br, unknown).
 func tagReplacement(name string) string {
 	if len(name) <= 8 {
-		for _, in := range inlineElements {
+		for _, in := range inlineElements[:] {
 			if len(in) == len(name) && strings.EqualFold(in, name) {
 				return ""
 			}

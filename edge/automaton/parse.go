@@ -623,7 +623,7 @@ var foldOutsideCaseRanges = [...]rune{0xDF}
 // would be a hundred thousand lookups.
 func addFolded(set []rng, lo, hi rune) []rng {
 	set = append(set, rng{lo, hi})
-	for _, c := range foldOutsideCaseRanges {
+	for _, c := range foldOutsideCaseRanges[:] {
 		if lo <= c && c <= hi {
 			set = addOrbit(set, c)
 		}

@@ -44,7 +44,7 @@ var aggNames = [...]struct {
 
 // String returns the aggregation type's name in the request syntax.
 func (t AggType) String() string {
-	for _, a := range aggNames {
+	for _, a := range aggNames[:] {
 		if a.typ == t {
 			return a.name
 		}
@@ -166,7 +166,7 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 			a.Meta = val.Raw
 			return nil
 		}
-		for _, an := range aggNames {
+		for _, an := range aggNames[:] {
 			if an.name == key {
 				if a.Type != 0 {
 					return errorf(CodeInvalidQuery, path, "found two aggregation types in ["+clip(name)+"]: ["+a.Type.String()+"] and ["+key+"]")

@@ -19,7 +19,7 @@ var filterMembers = [...]string{
 }
 
 func isFilterMember(name string) bool {
-	for _, m := range filterMembers {
+	for _, m := range filterMembers[:] {
 		if m == name {
 			return true
 		}

@@ -362,7 +362,7 @@ func hasWord(s string, i int, w string) bool {
 }
 
 func keyword(s string, i int) string {
-	for _, w := range [...]string{"AND", "&&", "OR", "||"} {
+	for _, w := range []string{"AND", "&&", "OR", "||"} {
 		if hasWord(s, i, w) {
 			return w
 		}
