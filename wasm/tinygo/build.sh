@@ -15,9 +15,9 @@ STACK_SIZE=524288
 # printing its message. Printing links the runtime's value printer and a message at every
 # bounds check, 11 KB, which ISSUE 5's 512 KiB budget cannot spare. The trap still kills
 # the instance and is logged by the JS glue with its wasm stack (function indices and
-# code offsets); OUT's twin OUT-without-.wasm.debug.wasm is the same module with its
-# "name" section, to read those indices. CDA_TINYGO_PANIC=print builds a module that
-# prints panics, for chasing one.
+# code offsets); a debug twin beside OUT (module-tinygo.debug.wasm for module-tinygo.wasm)
+# is the same module with its "name" section, to read those indices.
+# CDA_TINYGO_PANIC=print builds a module that prints panics, for chasing one.
 PANIC=${CDA_TINYGO_PANIC:-trap}
 tinygo=${1:?usage: build.sh TINYGO OUT} out=${2:?usage: build.sh TINYGO OUT}
 log=$(mktemp) full=$(mktemp --suffix=.wasm); trap 'rm -f "$log" "$full"' EXIT
