@@ -51,7 +51,7 @@ func Check(json string, o CheckOptions) *SyntaxError {
 	for {
 		// A value is expected at json[i].
 		if i >= len(json) {
-			return syntaxError(json, i, "unexpected end of input, expected a value")
+			return syntaxError(i, "unexpected end of input, expected a value")
 		}
 		var err *SyntaxError
 		switch c := json[i]; {
@@ -82,7 +82,7 @@ func Check(json string, o CheckOptions) *SyntaxError {
 		case c == 'n':
 			i, err = checkLiteral(json, i, "null")
 		default:
-			return syntaxError(json, i, "unexpected "+what(json, i)+", expected a value")
+			return syntaxError(i, "unexpected "+what(json, i)+", expected a value")
 		}
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func Check(json string, o CheckOptions) *SyntaxError {
 			i = skipSpace(json, i)
 			if open.depth == 0 {
 				if i < len(json) {
-					return syntaxError(json, i, "unexpected "+what(json, i)+" after the JSON value")
+					return syntaxError(i, "unexpected "+what(json, i)+" after the JSON value")
 				}
 				return nil
 			}
@@ -106,7 +106,7 @@ func Check(json string, o CheckOptions) *SyntaxError {
 				break
 			}
 			if i == len(json) || json[i] != closer(object) {
-				return syntaxError(json, i, "unexpected "+what(json, i)+", expected ',' or '"+string(closer(object))+"'")
+				return syntaxError(i, "unexpected "+what(json, i)+", expected ',' or '"+string(closer(object))+"'")
 			}
 			open.pop()
 			i++
@@ -121,7 +121,7 @@ func closer(object bool) byte {
 	return ']'
 }
 
-func syntaxError(s string, i int, reason string) *SyntaxError {
+func syntaxError(i int, reason string) *SyntaxError {
 	return &SyntaxError{Offset: i, Reason: reason}
 }
 
@@ -190,14 +190,14 @@ func skipSpace(s string, i int) int {
 // index of the member's value after whitespace.
 func checkMemberName(s string, i int, utf bool) (int, *SyntaxError) {
 	if i >= len(s) || s[i] != '"' {
-		return i, syntaxError(s, i, "unexpected "+what(s, i)+", expected a member name in double quotes")
+		return i, syntaxError(i, "unexpected "+what(s, i)+", expected a member name in double quotes")
 	}
 	i, err := checkString(s, i+1, utf)
 	if err != nil {
 		return i, err
 	}
 	if i = skipSpace(s, i); i == len(s) || s[i] != ':' {
-		return i, syntaxError(s, i, "unexpected "+what(s, i)+", expected ':'")
+		return i, syntaxError(i, "unexpected "+what(s, i)+", expected ':'")
 	}
 	return skipSpace(s, i+1), nil
 }
@@ -230,10 +230,10 @@ func checkString(s string, i int, utf bool) (int, *SyntaxError) {
 		case c == '"':
 			return i + 1, nil
 		case c < ' ':
-			return i, syntaxError(s, i, "control character in a string")
+			return i, syntaxError(i, "control character in a string")
 		case c == '\\':
 			if i++; i == len(s) {
-				return i, syntaxError(s, i, "unexpected end of input in a string")
+				return i, syntaxError(i, "unexpected end of input in a string")
 			}
 			switch s[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -242,24 +242,24 @@ func checkString(s string, i int, utf bool) (int, *SyntaxError) {
 				i++
 				for k := 0; k < 4; k++ {
 					if i == len(s) || !isHex(s[i]) {
-						return i, syntaxError(s, i, "bad \\u escape in a string")
+						return i, syntaxError(i, "bad \\u escape in a string")
 					}
 					i++
 				}
 			default:
-				return i, syntaxError(s, i, "bad escape in a string")
+				return i, syntaxError(i, "bad escape in a string")
 			}
 		case c < utf8.RuneSelf || !utf:
 			i++
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return i, syntaxError(s, i, "invalid UTF-8 in a string")
+				return i, syntaxError(i, "invalid UTF-8 in a string")
 			}
 			i += size
 		}
 	}
-	return i, syntaxError(s, i, "unexpected end of input in a string")
+	return i, syntaxError(i, "unexpected end of input in a string")
 }
 
 func isHex(h byte) bool {
@@ -278,11 +278,11 @@ func checkNumber(s string, i int) (int, *SyntaxError) {
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
 		i = digits(s, i)
 	default:
-		return i, syntaxError(s, i, "bad number")
+		return i, syntaxError(i, "bad number")
 	}
 	if i < len(s) && s[i] == '.' {
 		if i++; i == len(s) || s[i] < '0' || s[i] > '9' {
-			return i, syntaxError(s, i, "bad number: digits expected after '.'")
+			return i, syntaxError(i, "bad number: digits expected after '.'")
 		}
 		i = digits(s, i)
 	}
@@ -291,7 +291,7 @@ func checkNumber(s string, i int) (int, *SyntaxError) {
 			i++
 		}
 		if i == len(s) || s[i] < '0' || s[i] > '9' {
-			return i, syntaxError(s, i, "bad number: digits expected in the exponent")
+			return i, syntaxError(i, "bad number: digits expected in the exponent")
 		}
 		i = digits(s, i)
 	}
@@ -310,5 +310,5 @@ func checkLiteral(s string, i int, word string) (int, *SyntaxError) {
 	if len(s)-i >= len(word) && s[i:i+len(word)] == word {
 		return i + len(word), nil
 	}
-	return i, syntaxError(s, i, "unexpected "+what(s, i)+", expected a value")
+	return i, syntaxError(i, "unexpected "+what(s, i)+", expected a value")
 }
