@@ -1,16 +1,17 @@
 package edge
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/cdaedge/cdaedge/edge/jsonw"
 )
 
-// Code is an error code of the API's one error vocabulary (decisions D8).
+// Code is an error code of the API's one error vocabulary (API.md D8).
 type Code string
 
-// The error codes of decisions D8. statusOf maps each to its HTTP status; nothing else
-// in the engine chooses a status for an error.
+// The error codes of API.md D8. Status maps each to its HTTP status; nothing else in the
+// engine chooses a status for an error.
 const (
 	CodeInvalidArgument     Code = "invalid_argument"
 	CodeInvalidJSON         Code = "invalid_json"
@@ -26,8 +27,9 @@ const (
 	CodeInternal            Code = "internal"
 )
 
-// statusOf is the one place that maps the error vocabulary to HTTP statuses (D8).
-func statusOf(c Code) int {
+// Status is the HTTP status of the code: the one place that maps the error vocabulary
+// to HTTP statuses (API.md D8). An unknown code is a 500.
+func (c Code) Status() int {
 	switch c {
 	case CodeInvalidArgument, CodeInvalidJSON, CodeInvalidQuery, CodeTooComplex:
 		return 400
@@ -46,21 +48,50 @@ func statusOf(c Code) int {
 	}
 }
 
-// Error is a client-visible failure: a code from the vocabulary and one clear sentence.
-// Query-language errors also carry the 1-based line and column they refer to (0 when
-// not positional).
+// Error is the engine's one error type: a code from the vocabulary and one clear
+// sentence, optionally placed in the request's query text and wrapping its cause.
+// Every package of the engine returns an *Error or wraps one with %w; the router finds it
+// with errors.As (AsError), so a wrapped error keeps its code and position.
 type Error struct {
 	Code    Code
 	Message string
-	Line    int
-	Column  int
+	// Line and Column are the 1-based position in a GraphQL document the error refers
+	// to (0 when not positional); the GraphQL form of the error carries them.
+	Line, Column int
+	// Offset is the 0-based byte offset in the search body (invalid JSON) or in a
+	// query_string (syntax errors) the error refers to; -1 when it is not positional.
+	// Errorf and Wrap set it to -1.
+	Offset int
+	// Err is the underlying cause, when a lower layer failed (nil otherwise).
+	Err error
 }
 
 // Error returns the message.
 func (e *Error) Error() string { return e.Message }
 
+// Unwrap returns the cause, so errors.Is and errors.As see through an *Error.
+func (e *Error) Unwrap() error { return e.Err }
+
 // Status is the HTTP status of the error's code.
-func (e *Error) Status() int { return statusOf(e.Code) }
+func (e *Error) Status() int { return e.Code.Status() }
+
+// AsError returns the *Error in err's chain, or an internal error when there is none:
+// a failure that is not one of ours is never shown to a client as it is.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Message: "internal error", Offset: -1, Err: err}
+}
+
+// Wrap returns an *Error with code whose message is format with its verbs replaced by
+// args (as Errorf), wrapping cause.
+func Wrap(cause error, code Code, format string, args ...any) *Error {
+	e := Errorf(code, format, args...)
+	e.Err = cause
+	return e
+}
 
 // Errorf returns an *Error whose message is format with its verbs replaced by args.
 // It understands the verbs the engine's messages use, with fmt's meaning: %s, %v and %d
@@ -68,7 +99,7 @@ func (e *Error) Status() int { return statusOf(e.Code) }
 // Go escapes) and %%. The engine formats without fmt, which would cost the wasm module
 // about 30 KB; TestErrorfVerbs keeps every call site to these verbs.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: formatMessage(format, args)}
+	return &Error{Code: code, Message: formatMessage(format, args), Offset: -1}
 }
 
 // formatMessage is Errorf's formatter. A verb it does not know, or one with no argument
@@ -137,8 +168,8 @@ func appendArg(b []byte, verb byte, arg any) []byte {
 	return append(b, "(unsupported)"...)
 }
 
-// appendErrorEnvelope appends {"status":N,"error":{"code":...,"message":...}} (D8).
-func appendErrorEnvelope(dst []byte, e *Error) []byte {
+// AppendErrorEnvelope appends {"status":N,"error":{"code":...,"message":...}} (API.md D8).
+func AppendErrorEnvelope(dst []byte, e *Error) []byte {
 	dst = append(dst, `{"status":`...)
 	dst = jsonw.Int(dst, int64(e.Status()))
 	dst = append(dst, `,"error":{"code":`...)
@@ -148,21 +179,24 @@ func appendErrorEnvelope(dst []byte, e *Error) []byte {
 	return append(dst, "}}"...)
 }
 
-// ErrorResponse builds the D8 error envelope response for code, for runtimes that must
-// answer before the router sees a request (a body over the limit, a trapped instance).
-// It allows any origin to read it, so browser clients see the error (D11).
+// ErrorResponse builds the API.md D8 error envelope response for code, for runtimes that
+// must answer before the router sees a request (a body over the limit, a trapped
+// instance). It allows any origin to read it, so browser clients see the error (D11).
 func ErrorResponse(code Code, message string) *Response {
-	resp := errorResponse(&Error{Code: code, Message: message})
+	resp := NewErrorResponse(&Error{Code: code, Message: message})
 	resp.Headers = append(resp.Headers, Header{"Access-Control-Allow-Origin", "*"})
 	return resp
 }
 
-func errorResponse(e *Error) *Response {
+// NewErrorResponse is the response carrying e's envelope, with the headers every error
+// answer has.
+func NewErrorResponse(e *Error) *Response {
 	return &Response{
 		Status:  e.Status(),
-		Headers: []Header{{"Content-Type", contentTypeJSON}, {"X-Content-Type-Options", "nosniff"}},
-		Body:    appendErrorEnvelope(nil, e),
+		Headers: []Header{{"Content-Type", ContentTypeJSON}, {"X-Content-Type-Options", "nosniff"}},
+		Body:    AppendErrorEnvelope(nil, e),
 	}
 }
 
-const contentTypeJSON = "application/json; charset=utf-8"
+// ContentTypeJSON is the Content-Type of every JSON answer (API.md D8).
+const ContentTypeJSON = "application/json; charset=utf-8"

@@ -1,5 +1,7 @@
 package edge
 
+import "strings"
+
 // Header is one HTTP header field. Names are compared case-insensitively.
 type Header struct {
 	Name  string
@@ -22,3 +24,21 @@ type Response struct {
 	Headers []Header
 	Body    []byte
 }
+
+// HeaderValue returns the value of the first header called name (case-insensitively), or
+// "" when there is none.
+func HeaderValue(hs []Header, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+// Request limits of API.md D11 that every runtime enforces before a request reaches the
+// engine (413 and 414 answers).
+const (
+	DefaultMaxBodyBytes = 1 << 20
+	DefaultMaxURLBytes  = 8 << 10
+)

@@ -20,13 +20,13 @@ func ParseParams(raw string) ([]Param, error) {
 			continue
 		}
 		rawName, rawValue := cutByte(pair, '=')
-		name, ok1 := unescape(rawName, true)
-		value, ok2 := unescape(rawValue, true)
+		name, ok1 := Unescape(rawName, true)
+		value, ok2 := Unescape(rawValue, true)
 		if !ok1 || !ok2 {
-			return nil, Errorf(CodeInvalidArgument, "malformed query string near %q: bad percent-escape", clip(pair))
+			return nil, Errorf(CodeInvalidArgument, "malformed query string near %q: bad percent-escape", Clip(pair))
 		}
 		if !utf8.ValidString(name) || !utf8.ValidString(value) {
-			return nil, Errorf(CodeInvalidArgument, "query parameter %q is not valid UTF-8", clip(name))
+			return nil, Errorf(CodeInvalidArgument, "query parameter %q is not valid UTF-8", Clip(name))
 		}
 		out = append(out, Param{Name: name, Value: value})
 	}
@@ -42,9 +42,9 @@ func cutByte(s string, sep byte) (before, after string) {
 	return s, ""
 }
 
-// unescape decodes %XX, and '+' as a space when plusIsSpace (query strings, not paths);
+// Unescape decodes %XX, and '+' as a space when plusIsSpace (query strings, not paths);
 // it returns s itself when nothing needs decoding.
-func unescape(s string, plusIsSpace bool) (string, bool) {
+func Unescape(s string, plusIsSpace bool) (string, bool) {
 	plain := true
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' || s[i] == '+' {
@@ -93,8 +93,10 @@ func unhex(c byte) (byte, bool) {
 	return 0, false
 }
 
-// clip shortens s for an error message, so that a huge input never makes a huge answer.
-func clip(s string) string {
+// Clip shortens s to at most 64 bytes (on a character boundary, with an ellipsis) for an
+// error message, so that a huge input never makes a huge answer. Every message that quotes
+// client input quotes it through Clip.
+func Clip(s string) string {
 	const max = 64
 	if len(s) <= max {
 		return s

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
@@ -30,7 +31,7 @@ func main() {}
 // module is the instance's whole state: the adapter between the exports and the router.
 // A wasm instance is single-threaded, so nothing here needs locking.
 type module struct {
-	router *edge.Router
+	router *router.Router
 	// bufs holds every buffer handed out by alloc and not yet released, keyed by its
 	// address: the map keeps them alive for the GC and lets the exports check that a
 	// pointer they are given came from alloc.
@@ -52,7 +53,7 @@ type loaded struct {
 }
 
 var state = module{
-	router: edge.NewRouter(edge.Options{}),
+	router: router.New(router.Options{}),
 	bufs:   map[uint32][]byte{},
 	snaps:  map[string]loaded{},
 }
@@ -112,7 +113,7 @@ func loadSnapshot(ptr, n uint32) uint64 {
 // of n bytes (package edge/wire) and replaces the router with one using those options,
 // serving the snapshots already loaded. Returns 0, or ptr<<32|len of a UTF-8 error
 // message that stays valid until the next load_snapshot or configure call. Without
-// configure the router uses the defaults (edge.Options{}).
+// configure the router uses the defaults (router.Options{}).
 //
 //go:wasmexport configure
 func configure(ptr, n uint32) uint64 {
@@ -124,7 +125,7 @@ func configure(ptr, n uint32) uint64 {
 	if err != nil {
 		return fail("configure: " + err.Error())
 	}
-	router := edge.NewRouter(opts)
+	router := router.New(opts)
 	for _, l := range state.snaps {
 		router.Load(l.snap)
 	}

@@ -1,10 +1,12 @@
 package dsl
 
 import (
-	"github.com/cdaedge/cdaedge/snapshot"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/snapshot"
 
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -120,7 +122,7 @@ const maxAggDepth = 8
 // aggs decodes an "aggs" object: {"<name>": {"<type>": {...}, "aggs": {...}, "meta": {...}}}.
 func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*Agg, error) {
 	if depth >= maxAggDepth {
-		return nil, errorf(CodeTooComplex, path, "aggregations nest deeper than "+strconv.Itoa(maxAggDepth)+" levels")
+		return nil, errorf(edge.CodeTooComplex, path, "aggregations nest deeper than "+strconv.Itoa(maxAggDepth)+" levels")
 	}
 	if !v.IsObject() {
 		return nil, wrongType(path, "an object of named aggregations", v)
@@ -129,11 +131,11 @@ func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*Agg, error) {
 	err := d.members(v, path, func(name string, body jsonr.Result) error {
 		p := join(path, name)
 		if name == "" || strings.ContainsAny(name, "[]>") {
-			return errorf(CodeInvalidArgument, p, "aggregation names must be non-empty and cannot contain '[', ']' or '>'")
+			return errorf(edge.CodeInvalidArgument, p, "aggregation names must be non-empty and cannot contain '[', ']' or '>'")
 		}
 		d.aggs_++
 		if d.aggs_ > d.lim.MaxAggs {
-			return errorf(CodeTooComplex, p, "more than "+strconv.Itoa(d.lim.MaxAggs)+" aggregations")
+			return errorf(edge.CodeTooComplex, p, "more than "+strconv.Itoa(d.lim.MaxAggs)+" aggregations")
 		}
 		a, err := d.agg(name, body, p, depth)
 		if err != nil {
@@ -154,7 +156,7 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 		switch key {
 		case "aggs", "aggregations":
 			if subs != nil {
-				return errorf(CodeInvalidQuery, path, "give sub-aggregations once")
+				return errorf(edge.CodeInvalidQuery, path, "give sub-aggregations once")
 			}
 			v := val
 			subs = &v
@@ -169,19 +171,19 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 		for _, an := range aggNames[:] {
 			if an.name == key {
 				if a.Type != 0 {
-					return errorf(CodeInvalidQuery, path, "found two aggregation types in ["+clip(name)+"]: ["+a.Type.String()+"] and ["+key+"]")
+					return errorf(edge.CodeInvalidQuery, path, "found two aggregation types in ["+clip(name)+"]: ["+a.Type.String()+"] and ["+key+"]")
 				}
 				a.Type, spec, specPath = an.typ, val, join(path, key)
 				return nil
 			}
 		}
-		return errorf(CodeInvalidQuery, path, "unknown aggregation type ["+clip(key)+"]; supported: terms, range, date_range, histogram, date_histogram, min, max, avg, sum, stats, value_count, cardinality, missing, filter")
+		return errorf(edge.CodeInvalidQuery, path, "unknown aggregation type ["+clip(key)+"]; supported: terms, range, date_range, histogram, date_histogram, min, max, avg, sum, stats, value_count, cardinality, missing, filter")
 	})
 	if err != nil {
 		return nil, err
 	}
 	if a.Type == 0 {
-		return nil, errorf(CodeInvalidQuery, path, "aggregation ["+clip(name)+"] has no type")
+		return nil, errorf(edge.CodeInvalidQuery, path, "aggregation ["+clip(name)+"] has no type")
 	}
 	if a.Type == AggFilter {
 		if a.Filter, err = d.query(spec, specPath, 0); err != nil {
@@ -192,7 +194,7 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 	}
 	if subs != nil {
 		if a.Type.IsMetric() {
-			return nil, errorf(CodeInvalidQuery, path, "aggregator ["+clip(name)+"] of type ["+a.Type.String()+"] cannot accept sub-aggregations")
+			return nil, errorf(edge.CodeInvalidQuery, path, "aggregator ["+clip(name)+"] of type ["+a.Type.String()+"] cannot accept sub-aggregations")
 		}
 		if a.Subs, err = d.aggs(*subs, join(path, "aggs"), depth+1); err != nil {
 			return nil, err
@@ -209,7 +211,7 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 			}
 		}
 		if !ok {
-			return nil, errorf(CodeInvalidArgument, join(specPath, "order"), "invalid aggregation order path ["+clip(o.Key)+"]: name _count, _key or a single-value metric sub-aggregation")
+			return nil, errorf(edge.CodeInvalidArgument, join(specPath, "order"), "invalid aggregation order path ["+clip(o.Key)+"]: name _count, _key or a single-value metric sub-aggregation")
 		}
 	}
 	return a, nil
@@ -247,7 +249,7 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 		case (key == "include" || key == "exclude") && typ == AggTerms:
 			var list []string
 			if val.Type == jsonr.String {
-				return errorf(CodeInvalidQuery, p, "regular-expression include/exclude is not supported; give an array of exact values")
+				return errorf(edge.CodeInvalidQuery, p, "regular-expression include/exclude is not supported; give an array of exact values")
 			}
 			if list, err = patternList(val, p); err == nil {
 				if key == "include" {
@@ -276,10 +278,10 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 				a.Interval, err = fixedInterval(fixed, p)
 			}
 		case key == "interval" && typ == AggDateHistogram:
-			err = errorf(CodeInvalidArgument, p, "[interval] was removed in Elasticsearch 8; use calendar_interval or fixed_interval")
+			err = errorf(edge.CodeInvalidArgument, p, "[interval] was removed in Elasticsearch 8; use calendar_interval or fixed_interval")
 		case key == "interval" && typ == AggHistogram:
 			if a.Interval, err = number(val, p); err == nil && a.Interval <= 0 {
-				err = errorf(CodeInvalidArgument, p, "interval must be greater than 0")
+				err = errorf(edge.CodeInvalidArgument, p, "interval must be greater than 0")
 			}
 		case key == "offset" && typ == AggHistogram:
 			a.Offset, err = number(val, p)
@@ -296,7 +298,7 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 		case key == "format" && (typ == AggDateHistogram || typ == AggDateRange || typ == AggMin || typ == AggMax):
 			if a.Format, err = strictStr(val, p); err == nil {
 				if _, ok := FormatMillis(nil, 0, a.Format); !ok {
-					err = errorf(CodeInvalidArgument, p, "unsupported date format ["+clip(a.Format)+"]; use a pattern of yyyy, MM, dd, HH, mm, ss, SSS and literals, or strict_date_optional_time, date, epoch_millis")
+					err = errorf(edge.CodeInvalidArgument, p, "unsupported date format ["+clip(a.Format)+"]; use a pattern of yyyy, MM, dd, HH, mm, ss, SSS and literals, or strict_date_optional_time, date, epoch_millis")
 				}
 			}
 		case (key == "extended_bounds") && (typ == AggHistogram || typ == AggDateHistogram):
@@ -316,7 +318,7 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 				case "max":
 					a.ExtendedMax = f
 				default:
-					return errorf(CodeInvalidQuery, p, "unknown extended_bounds member ["+clip(k)+"]")
+					return errorf(edge.CodeInvalidQuery, p, "unknown extended_bounds member ["+clip(k)+"]")
 				}
 				a.HasExtended = true
 				return err
@@ -324,9 +326,9 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 		case key == "precision_threshold" && typ == AggCardinality:
 			_, err = integer(val, p, 0, 1<<31-1)
 		case key == "missing":
-			err = errorf(CodeInvalidQuery, p, "[missing] values are not supported; use a missing aggregation")
+			err = errorf(edge.CodeInvalidQuery, p, "[missing] values are not supported; use a missing aggregation")
 		default:
-			err = errorf(CodeInvalidQuery, path, "["+typ.String()+"] aggregation does not support ["+clip(key)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "["+typ.String()+"] aggregation does not support ["+clip(key)+"]")
 		}
 		return err
 	})
@@ -334,23 +336,23 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 		return err
 	}
 	if a.Field == "" {
-		return errorf(CodeInvalidQuery, path, "["+typ.String()+"] aggregation requires a field")
+		return errorf(edge.CodeInvalidQuery, path, "["+typ.String()+"] aggregation requires a field")
 	}
 	switch typ {
 	case AggRange, AggDateRange:
 		if len(a.Ranges) == 0 {
-			return errorf(CodeInvalidQuery, path, "no [ranges] specified for the ["+typ.String()+"] aggregation")
+			return errorf(edge.CodeInvalidQuery, path, "no [ranges] specified for the ["+typ.String()+"] aggregation")
 		}
 	case AggHistogram:
 		if a.Interval <= 0 {
-			return errorf(CodeInvalidQuery, path, "[interval] must be given")
+			return errorf(edge.CodeInvalidQuery, path, "[interval] must be given")
 		}
 	case AggDateHistogram:
 		switch {
 		case a.Calendar == "" && a.Interval == 0:
-			return errorf(CodeInvalidQuery, path, "date_histogram requires calendar_interval or fixed_interval")
+			return errorf(edge.CodeInvalidQuery, path, "date_histogram requires calendar_interval or fixed_interval")
 		case a.Calendar != "" && a.Interval != 0:
-			return errorf(CodeInvalidQuery, path, "give calendar_interval or fixed_interval, not both")
+			return errorf(edge.CodeInvalidQuery, path, "give calendar_interval or fixed_interval, not both")
 		}
 	}
 	return nil
@@ -384,7 +386,7 @@ func aggOrder(v jsonr.Result, path string) ([]BucketOrder, error) {
 		err = one(v, path)
 	}
 	if err == nil && len(out) == 0 {
-		err = errorf(CodeInvalidArgument, path, "order needs at least one key")
+		err = errorf(edge.CodeInvalidArgument, path, "order needs at least one key")
 	}
 	return out, err
 }
@@ -400,7 +402,7 @@ func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpe
 		p := index(path, i)
 		i++
 		if len(out) >= 1024 {
-			err = errorf(CodeTooComplex, path, "more than 1024 ranges")
+			err = errorf(edge.CodeTooComplex, path, "more than 1024 ranges")
 			return false
 		}
 		ar := RangeSpec{From: math.Inf(-1), To: math.Inf(1)}
@@ -424,7 +426,7 @@ func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpe
 					f, err = number(val, pp)
 				}
 			default:
-				return errorf(CodeInvalidQuery, p, "a range has key, from and to; not ["+clip(k)+"]")
+				return errorf(edge.CodeInvalidQuery, p, "a range has key, from and to; not ["+clip(k)+"]")
 			}
 			if k == "from" {
 				ar.From = f
@@ -471,7 +473,7 @@ func calendarUnit(s, path string) (string, error) {
 	case "year", "1y":
 		return CalYear, nil
 	}
-	return "", errorf(CodeInvalidArgument, path, "the calendar interval ["+clip(s)+"] is not supported; use minute, hour, day, week, month, quarter or year (or 1m, 1h, 1d, 1w, 1M, 1q, 1y)")
+	return "", errorf(edge.CodeInvalidArgument, path, "the calendar interval ["+clip(s)+"] is not supported; use minute, hour, day, week, month, quarter or year (or 1m, 1h, 1d, 1w, 1M, 1q, 1y)")
 }
 
 // fixedInterval parses a fixed_interval such as 30d, 12h, 90m, 10s, 500ms, in ms.
@@ -481,7 +483,7 @@ func fixedInterval(s, path string) (float64, error) {
 		return 0, err
 	}
 	if f <= 0 {
-		return 0, errorf(CodeInvalidArgument, path, "the fixed interval must be positive")
+		return 0, errorf(edge.CodeInvalidArgument, path, "the fixed interval must be positive")
 	}
 	return f, nil
 }
@@ -511,5 +513,5 @@ func signedInterval(s, path string) (float64, error) {
 			return v, nil
 		}
 	}
-	return 0, errorf(CodeInvalidArgument, path, "failed to parse ["+clip(s)+"] as a time interval; use a whole number with ms, s, m, h or d (calendar units go in calendar_interval)")
+	return 0, errorf(edge.CodeInvalidArgument, path, "failed to parse ["+clip(s)+"] as a time interval; use a whole number with ms, s, m, h or d (calendar units go in calendar_interval)")
 }

@@ -1,11 +1,14 @@
 package dsl
 
 import (
-	"github.com/cdaedge/cdaedge/snapshot"
 	"strconv"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/snapshot"
+
 	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/datetime"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -14,10 +17,10 @@ import (
 // query compiles one clause object ({"<type>": {...}}) at path (decisions D10).
 func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, error) {
 	if depth > d.lim.MaxDepth {
-		return nil, errorf(CodeTooComplex, path, "clauses nest deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels (limit: nesting depth)")
+		return nil, errorf(edge.CodeTooComplex, path, "clauses nest deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels (limit: nesting depth)")
 	}
 	if !v.IsObject() {
-		return nil, errorf(CodeInvalidArgument, path, "a query clause must be an object such as {\"match_all\":{}}, not "+typeName(v))
+		return nil, errorf(edge.CodeInvalidArgument, path, "a query clause must be an object such as {\"match_all\":{}}, not "+typeName(v))
 	}
 	var kind string
 	var body jsonr.Result
@@ -26,7 +29,7 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 	v.ForEach(func(k, val jsonr.Result) bool {
 		n++
 		if n == 2 {
-			err = errorf(CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+clip(kind)+"] and ["+clip(k.Str)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+clip(kind)+"] and ["+clip(k.Str)+"]")
 			return false
 		}
 		kind, body = k.Str, val
@@ -36,7 +39,7 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 		return nil, err
 	}
 	if n == 0 {
-		return nil, errorf(CodeInvalidQuery, path, "query malformed, empty clause found")
+		return nil, errorf(edge.CodeInvalidQuery, path, "query malformed, empty clause found")
 	}
 	p := join(path, kind)
 	switch kind {
@@ -79,7 +82,7 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 	case "simple_query_string":
 		return d.queryString(body, p, true)
 	}
-	return nil, errorf(CodeInvalidQuery, path, "unknown query clause type ["+clip(kind)+"]; supported: match_all, match_none, match, match_phrase, match_phrase_prefix, match_bool_prefix, multi_match, query_string, simple_query_string, term, terms, range, prefix, wildcard, regexp, fuzzy, exists, ids, bool, constant_score, dis_max")
+	return nil, errorf(edge.CodeInvalidQuery, path, "unknown query clause type ["+clip(kind)+"]; supported: match_all, match_none, match, match_phrase, match_phrase_prefix, match_bool_prefix, multi_match, query_string, simple_query_string, term, terms, range, prefix, wildcard, regexp, fuzzy, exists, ids, bool, constant_score, dis_max")
 }
 
 // operator reads a boolean operator, "or" or "and" in any case (match's operator,
@@ -95,11 +98,11 @@ func operator(val jsonr.Result, p string) (bool, error) {
 	case strings.EqualFold(s, "and"):
 		return true, nil
 	}
-	return false, errorf(CodeInvalidArgument, p, "must be OR or AND, not \""+clip(s)+"\"")
+	return false, errorf(edge.CodeInvalidArgument, p, "must be OR or AND, not \""+clip(s)+"\"")
 }
 
 func unsupported(path, clause, key string) error {
-	return errorf(CodeInvalidQuery, path, "["+clause+"] query does not support ["+clip(key)+"]")
+	return errorf(edge.CodeInvalidQuery, path, "["+clause+"] query does not support ["+clip(key)+"]")
 }
 
 // boosted wraps q in a Boost unless b is 1.
@@ -176,13 +179,13 @@ func (d *decoder) kindOf(field string) fieldKind {
 	}
 	t := d.schema.FieldType(field)
 	switch {
-	case t&TypeText != 0:
+	case t&content.TypeText != 0:
 		return kindText
-	case t&TypeDate != 0:
+	case t&content.TypeDate != 0:
 		return kindDate
-	case t&TypeNumber != 0:
+	case t&content.TypeNumber != 0:
 		return kindNumber
-	case t&TypeBool != 0:
+	case t&content.TypeBool != 0:
 		return kindBool
 	}
 	return kindText
@@ -197,7 +200,7 @@ func scalarText(v jsonr.Result, path string) (string, error) {
 	case jsonr.Number, jsonr.True, jsonr.False:
 		return v.Raw, nil
 	}
-	return "", errorf(CodeInvalidArgument, path, "must be a string, a number or a boolean, not "+typeName(v))
+	return "", errorf(edge.CodeInvalidArgument, path, "must be a string, a number or a boolean, not "+typeName(v))
 }
 
 // exactQuery compiles an exact-value comparison of field with v as Elasticsearch's
@@ -247,11 +250,11 @@ func dateEquality(field string, v jsonr.Result, path string) (query.Query, error
 	case jsonr.String:
 		inst, err := datetime.Parse(v.Str)
 		if err != nil {
-			return nil, errorf(CodeInvalidArgument, path, err.Error())
+			return nil, errorf(edge.CodeInvalidArgument, path, err.Error())
 		}
 		lo, hi = inst.Millis, inst.End()-1
 	default:
-		return nil, errorf(CodeInvalidArgument, path, "must be a date-time string such as \"2021-04-23\", not "+typeName(v))
+		return nil, errorf(edge.CodeInvalidArgument, path, "must be a date-time string such as \"2021-04-23\", not "+typeName(v))
 	}
 	return query.Range{Field: field,
 		Lower: &query.Bound{Value: dateScalar(lo), Inclusive: true},
@@ -322,7 +325,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 		var s string
 		if s, err = str(val, p); err == nil {
 			if _, ok := minShouldMatch(1<<20, s); !ok {
-				err = errorf(CodeInvalidArgument, p, "bad minimum_should_match \""+clip(s)+"\"")
+				err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+clip(s)+"\"")
 			}
 			o.msm = s
 		}
@@ -331,7 +334,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 		if s, err = strictStr(val, p); err == nil {
 			a, ok := analysis.ByName(s)
 			if !ok {
-				return true, errorf(CodeInvalidArgument, p, "analyzer ["+clip(s)+"] not found; use standard, simple, whitespace or keyword")
+				return true, errorf(edge.CodeInvalidArgument, p, "analyzer ["+clip(s)+"] not found; use standard, simple, whitespace or keyword")
 			}
 			o.analyzer, o.analyzerName = a, s
 		}
@@ -356,7 +359,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 			case "all":
 				o.zeroAll = true
 			default:
-				err = errorf(CodeInvalidArgument, p, "must be \"none\" or \"all\"")
+				err = errorf(edge.CodeInvalidArgument, p, "must be \"none\" or \"all\"")
 			}
 		}
 	case "boost":
@@ -366,7 +369,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 	case "lenient", "auto_generate_synonyms_phrase_query":
 		_, err = boolean(val, p)
 	case "cutoff_frequency":
-		err = errorf(CodeInvalidQuery, p, "cutoff_frequency was removed in Elasticsearch 8 and is not supported")
+		err = errorf(edge.CodeInvalidQuery, p, "cutoff_frequency was removed in Elasticsearch 8 and is not supported")
 	default:
 		return false, nil
 	}
@@ -392,7 +395,7 @@ func (d *decoder) match(body jsonr.Result, path string, typ matchType) (query.Qu
 			return nil, err
 		}
 		if !o.text.Exists() {
-			return nil, errorf(CodeInvalidQuery, fp, "["+typ.name()+"] requires query")
+			return nil, errorf(edge.CodeInvalidQuery, fp, "["+typ.name()+"] requires query")
 		}
 	} else {
 		o.text = fv
@@ -576,13 +579,13 @@ func parseFuzziness(v jsonr.Result, path string) (fuzziness, error) {
 		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
 		hi, err2 := strconv.Atoi(strings.TrimSpace(b))
 		if !ok || err1 != nil || err2 != nil || lo < 0 || hi < lo {
-			return fuzziness{}, errorf(CodeInvalidArgument, path, "failed to parse [\""+clip(s)+"\"] as \"AUTO:int,int\"")
+			return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "failed to parse [\""+clip(s)+"\"] as \"AUTO:int,int\"")
 		}
 		return fuzziness{auto: true, low: lo, high: hi}, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f < 0 {
-		return fuzziness{}, errorf(CodeInvalidArgument, path, "fuzziness must be AUTO, AUTO:low,high, 0, 1 or 2, not \""+clip(s)+"\"")
+		return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "fuzziness must be AUTO, AUTO:low,high, 0, 1 or 2, not \""+clip(s)+"\"")
 	}
 	n := int(f)
 	if n > 2 {
@@ -643,7 +646,7 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 			case "best_fields", "most_fields", "cross_fields", "phrase", "phrase_prefix", "bool_prefix":
 				typ = s
 			default:
-				return errorf(CodeInvalidArgument, p, "unknown multi_match type ["+clip(s)+"]")
+				return errorf(edge.CodeInvalidArgument, p, "unknown multi_match type ["+clip(s)+"]")
 			}
 		case "tie_breaker":
 			f, err := number(val, p)
@@ -660,7 +663,7 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 		return nil, err
 	}
 	if !o.text.Exists() {
-		return nil, errorf(CodeInvalidQuery, path, "[multi_match] requires query")
+		return nil, errorf(edge.CodeInvalidQuery, path, "[multi_match] requires query")
 	}
 	type fb struct {
 		field string
@@ -676,7 +679,7 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 			list = append(list, fb{name, b})
 		}
 		if len(list) > d.lim.MaxClauses {
-			return errorf(CodeTooComplex, p, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
+			return errorf(edge.CodeTooComplex, p, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
 		}
 		return nil
 	}
@@ -807,7 +810,7 @@ func fieldBoost(s, path string) (string, float64, error) {
 	}
 	f, err := strconv.ParseFloat(b, 64)
 	if err != nil || f < 0 {
-		return "", 0, errorf(CodeInvalidArgument, path, "bad field boost in \""+clip(s)+"\"")
+		return "", 0, errorf(edge.CodeInvalidArgument, path, "bad field boost in \""+clip(s)+"\"")
 	}
 	return name, f, nil
 }
@@ -820,7 +823,7 @@ func (d *decoder) expandPattern(pattern string) []string {
 	}
 	var out []string
 	for _, f := range d.schema.FieldNames() {
-		if d.schema.FieldType(f)&TypeText == 0 {
+		if d.schema.FieldType(f)&content.TypeText == 0 {
 			continue
 		}
 		if globMatch(pattern, f) {
@@ -862,7 +865,7 @@ func (d *decoder) term(body jsonr.Result, path string) (query.Query, error) {
 			return nil, err
 		}
 		if !value.Exists() {
-			return nil, errorf(CodeInvalidQuery, fp, "[term] requires value")
+			return nil, errorf(edge.CodeInvalidQuery, fp, "[term] requires value")
 		}
 	}
 	if err := d.count(1, path); err != nil {
@@ -897,7 +900,7 @@ func (d *decoder) terms(body jsonr.Result, path string) (query.Query, error) {
 			return err
 		}
 		if field != "" {
-			return errorf(CodeInvalidQuery, path, "[terms] query does not support multiple fields, found ["+clip(field)+"] and ["+clip(key)+"]")
+			return errorf(edge.CodeInvalidQuery, path, "[terms] query does not support multiple fields, found ["+clip(field)+"] and ["+clip(key)+"]")
 		}
 		field, values = key, val
 		return nil
@@ -906,18 +909,18 @@ func (d *decoder) terms(body jsonr.Result, path string) (query.Query, error) {
 		return nil, err
 	}
 	if field == "" {
-		return nil, errorf(CodeInvalidQuery, path, "[terms] query requires a field")
+		return nil, errorf(edge.CodeInvalidQuery, path, "[terms] query requires a field")
 	}
 	fp := join(path, field)
 	if values.IsObject() {
-		return nil, errorf(CodeInvalidQuery, fp, "terms lookup (values from another document) is not supported")
+		return nil, errorf(edge.CodeInvalidQuery, fp, "terms lookup (values from another document) is not supported")
 	}
 	if !values.IsArray() {
 		return nil, wrongType(fp, "an array of values", values)
 	}
 	arr := values.Array()
 	if len(arr) > d.lim.MaxTerms {
-		return nil, errorf(CodeTooComplex, fp, "more than "+strconv.Itoa(d.lim.MaxTerms)+" terms (limit: max terms count)")
+		return nil, errorf(edge.CodeTooComplex, fp, "more than "+strconv.Itoa(d.lim.MaxTerms)+" terms (limit: max terms count)")
 	}
 	if err := d.count(1, path); err != nil {
 		return nil, err
@@ -982,7 +985,7 @@ func (d *decoder) rangeClause(body jsonr.Result, path string) (query.Query, erro
 		case "relation":
 			var s string
 			if s, err = strictStr(val, p); err == nil && !strings.EqualFold(s, "intersects") && !strings.EqualFold(s, "within") && !strings.EqualFold(s, "contains") {
-				err = errorf(CodeInvalidArgument, p, "must be INTERSECTS, WITHIN or CONTAINS")
+				err = errorf(edge.CodeInvalidArgument, p, "must be INTERSECTS, WITHIN or CONTAINS")
 			}
 		default:
 			return unsupported(fp, "range", key)
@@ -1088,13 +1091,13 @@ func dateBound(v jsonr.Result, path, format string, offset int64) (int64, error)
 	case jsonr.String:
 		s := strings.TrimSpace(v.Str)
 		if strings.HasPrefix(s, "now") || strings.Contains(s, "||") {
-			return 0, errorf(CodeInvalidArgument, path, "date math (\""+clip(s)+"\") is not supported: responses are cached, so give an explicit date-time")
+			return 0, errorf(edge.CodeInvalidArgument, path, "date math (\""+clip(s)+"\") is not supported: responses are cached, so give an explicit date-time")
 		}
 		switch format {
 		case "epoch_millis", "epoch_second":
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return 0, errorf(CodeInvalidArgument, path, "\""+clip(s)+"\" is not "+format)
+				return 0, errorf(edge.CodeInvalidArgument, path, "\""+clip(s)+"\" is not "+format)
 			}
 			if format == "epoch_second" {
 				n *= 1000
@@ -1103,7 +1106,7 @@ func dateBound(v jsonr.Result, path, format string, offset int64) (int64, error)
 		}
 		inst, err := datetime.Parse(s)
 		if err != nil {
-			return 0, errorf(CodeInvalidArgument, path, err.Error())
+			return 0, errorf(edge.CodeInvalidArgument, path, err.Error())
 		}
 		ms := inst.Millis
 		if !hasZone(s) {
@@ -1143,7 +1146,7 @@ func zoneOffset(z, path string) (int64, error) {
 			return off, nil
 		}
 	}
-	return 0, errorf(CodeInvalidArgument, path, "time_zone must be UTC or a fixed offset such as +02:00, not \""+clip(z)+"\"")
+	return 0, errorf(edge.CodeInvalidArgument, path, "time_zone must be UTC or a fixed offset such as +02:00, not \""+clip(z)+"\"")
 }
 
 // pattern compiles prefix, wildcard and regexp (D10, D12): the pattern as given, unless
@@ -1186,7 +1189,7 @@ func (d *decoder) pattern(kind string, body jsonr.Result, path string) (query.Qu
 			return nil, err
 		}
 		if !value.Exists() {
-			return nil, errorf(CodeInvalidQuery, fp, "["+kind+"] requires value")
+			return nil, errorf(edge.CodeInvalidQuery, fp, "["+kind+"] requires value")
 		}
 	} else {
 		value = fv
@@ -1255,7 +1258,7 @@ func (d *decoder) fuzzy(body jsonr.Result, path string) (query.Query, error) {
 			return nil, err
 		}
 		if !value.Exists() {
-			return nil, errorf(CodeInvalidQuery, fp, "[fuzzy] requires value")
+			return nil, errorf(edge.CodeInvalidQuery, fp, "[fuzzy] requires value")
 		}
 	} else {
 		value = fv
@@ -1287,7 +1290,7 @@ func (d *decoder) exists(body jsonr.Result, path string) (query.Query, error) {
 		return nil, err
 	}
 	if field == "" {
-		return nil, errorf(CodeInvalidQuery, path, "[exists] requires field")
+		return nil, errorf(edge.CodeInvalidQuery, path, "[exists] requires field")
 	}
 	if err := d.count(1, path); err != nil {
 		return nil, err
@@ -1326,7 +1329,7 @@ func (d *decoder) ids(body jsonr.Result, path string) (query.Query, error) {
 			}
 			arr := val.Array()
 			if len(arr) > d.lim.MaxTerms {
-				return errorf(CodeTooComplex, p, "more than "+strconv.Itoa(d.lim.MaxTerms)+" ids (limit: max terms count)")
+				return errorf(edge.CodeTooComplex, p, "more than "+strconv.Itoa(d.lim.MaxTerms)+" ids (limit: max terms count)")
 			}
 			for i, v := range arr {
 				s, err := scalarText(v, index(p, i))
@@ -1336,7 +1339,7 @@ func (d *decoder) ids(body jsonr.Result, path string) (query.Query, error) {
 				ids = append(ids, s)
 			}
 		case "type", "types":
-			return errorf(CodeInvalidQuery, p, "mapping types were removed in Elasticsearch 8")
+			return errorf(edge.CodeInvalidQuery, p, "mapping types were removed in Elasticsearch 8")
 		default:
 			return unsupported(path, "ids", key)
 		}
@@ -1391,7 +1394,7 @@ func (d *decoder) boolClause(body jsonr.Result, path string, depth int) (query.Q
 		case "minimum_should_match":
 			if msm, err = str(val, p); err == nil {
 				if _, ok := minShouldMatch(1<<20, msm); !ok {
-					err = errorf(CodeInvalidArgument, p, "bad minimum_should_match \""+clip(msm)+"\"")
+					err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+clip(msm)+"\"")
 				}
 			}
 		case "adjust_pure_negative":
@@ -1462,7 +1465,7 @@ func (d *decoder) constantScore(body jsonr.Result, path string, depth int) (quer
 		return nil, err
 	}
 	if inner == nil {
-		return nil, errorf(CodeInvalidQuery, path, "[constant_score] requires a 'filter' element")
+		return nil, errorf(edge.CodeInvalidQuery, path, "[constant_score] requires a 'filter' element")
 	}
 	return boosted(query.ConstantScore{Query: inner}, b), nil
 }
@@ -1490,7 +1493,7 @@ func (d *decoder) disMax(body jsonr.Result, path string, depth int) (query.Query
 		return nil, err
 	}
 	if len(qs) == 0 {
-		return nil, errorf(CodeInvalidQuery, path, "[dis_max] requires 'queries' field with at least one clause")
+		return nil, errorf(edge.CodeInvalidQuery, path, "[dis_max] requires 'queries' field with at least one clause")
 	}
 	return boosted(query.DisMax{Queries: qs, TieBreaker: tie}, b), d.count(len(qs), path)
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
 
@@ -12,7 +14,7 @@ import (
 type decoder struct {
 	opts    Options
 	lim     Limits
-	schema  Schema
+	schema  content.Schema
 	clauses int
 	aggs_   int
 }
@@ -32,7 +34,7 @@ func (d *decoder) parseBody(body string) (jsonr.Result, error) {
 	}
 	v := jsonr.Parse(body)
 	if !v.IsObject() {
-		return jsonr.Result{}, errorf(CodeInvalidArgument, "", "the search body must be a JSON object, not "+typeName(v))
+		return jsonr.Result{}, errorf(edge.CodeInvalidArgument, "", "the search body must be a JSON object, not "+typeName(v))
 	}
 	return v, nil
 }
@@ -41,7 +43,7 @@ func (d *decoder) parseBody(body string) (jsonr.Result, error) {
 func (d *decoder) count(n int, path string) error {
 	d.clauses += n
 	if d.clauses > d.lim.MaxClauses {
-		return errorf(CodeTooComplex, path, "the query has more than "+strconv.Itoa(d.lim.MaxClauses)+" clauses (limit: max clause count)")
+		return errorf(edge.CodeTooComplex, path, "the query has more than "+strconv.Itoa(d.lim.MaxClauses)+" clauses (limit: max clause count)")
 	}
 	return nil
 }
@@ -50,7 +52,7 @@ func (d *decoder) count(n int, path string) error {
 // error (Elasticsearch parses JSON with strict duplicate detection).
 func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val jsonr.Result) error) error {
 	if !v.IsObject() {
-		return errorf(CodeInvalidArgument, path, "expected an object, not "+typeName(v))
+		return errorf(edge.CodeInvalidArgument, path, "expected an object, not "+typeName(v))
 	}
 	var seen []string
 	var err error
@@ -58,7 +60,7 @@ func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val j
 		key := k.Str
 		for _, s := range seen {
 			if s == key {
-				err = errorf(CodeInvalidJSON, path, "duplicate member \""+clip(key)+"\"")
+				err = errorf(edge.CodeInvalidJSON, path, "duplicate member \""+clip(key)+"\"")
 				return false
 			}
 		}
@@ -74,7 +76,7 @@ func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val j
 // single returns the one member of object v (a clause body such as {"Name": ...}).
 func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Result, error) {
 	if !v.IsObject() {
-		return "", jsonr.Result{}, errorf(CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
+		return "", jsonr.Result{}, errorf(edge.CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
 	}
 	var key string
 	var val jsonr.Result
@@ -83,7 +85,7 @@ func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Res
 	v.ForEach(func(k, vv jsonr.Result) bool {
 		n++
 		if n == 2 {
-			err = errorf(CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+clip(key)+"] and ["+clip(k.Str)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+clip(key)+"] and ["+clip(k.Str)+"]")
 			return false
 		}
 		key, val = k.Str, vv
@@ -93,7 +95,7 @@ func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Res
 		return "", jsonr.Result{}, err
 	}
 	if n == 0 {
-		return "", jsonr.Result{}, errorf(CodeInvalidQuery, path, "["+clause+"] query is missing a field")
+		return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query is missing a field")
 	}
 	return key, val, nil
 }
@@ -131,7 +133,7 @@ func typeName(v jsonr.Result) string {
 }
 
 func wrongType(path, want string, v jsonr.Result) error {
-	return errorf(CodeInvalidArgument, path, "must be "+want+", not "+typeName(v))
+	return errorf(edge.CodeInvalidArgument, path, "must be "+want+", not "+typeName(v))
 }
 
 // str reads a string member. Numbers and booleans are taken as their text, as
@@ -163,17 +165,17 @@ func integer(v jsonr.Result, path string, lo, hi int) (int, error) {
 	case jsonr.String:
 		n, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil {
-			return 0, errorf(CodeInvalidArgument, path, "must be a whole number, not \""+clip(v.Str)+"\"")
+			return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not \""+clip(v.Str)+"\"")
 		}
 		f = n
 	default:
 		return 0, wrongType(path, "a whole number", v)
 	}
 	if f != math.Trunc(f) || math.IsNaN(f) {
-		return 0, errorf(CodeInvalidArgument, path, "must be a whole number, not "+clip(v.Raw))
+		return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not "+clip(v.Raw))
 	}
 	if f < float64(lo) || f > float64(hi) {
-		return 0, errorf(CodeInvalidArgument, path, "must be from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+", not "+clip(strings.Trim(v.Raw, `"`)))
+		return 0, errorf(edge.CodeInvalidArgument, path, "must be from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+", not "+clip(strings.Trim(v.Raw, `"`)))
 	}
 	return int(f), nil
 }
@@ -183,13 +185,13 @@ func number(v jsonr.Result, path string) (float64, error) {
 	switch v.Type {
 	case jsonr.Number:
 		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
-			return 0, errorf(CodeInvalidArgument, path, "number out of range")
+			return 0, errorf(edge.CodeInvalidArgument, path, "number out of range")
 		}
 		return v.Num, nil
 	case jsonr.String:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return 0, errorf(CodeInvalidArgument, path, "must be a number, not \""+clip(v.Str)+"\"")
+			return 0, errorf(edge.CodeInvalidArgument, path, "must be a number, not \""+clip(v.Str)+"\"")
 		}
 		return f, nil
 	}
@@ -222,7 +224,7 @@ func boost(v jsonr.Result, path string) (float64, error) {
 		return 0, err
 	}
 	if f < 0 {
-		return 0, errorf(CodeInvalidArgument, path, "negative boost is not allowed")
+		return 0, errorf(edge.CodeInvalidArgument, path, "negative boost is not allowed")
 	}
 	return f, nil
 }

@@ -5,70 +5,26 @@
 // It is a pure function of the body, the URL parameters and a read-only Schema: no
 // evaluation happens here, so Decode is easy to table-test and to fuzz. Every clause is
 // an object with one key, the clause type, dispatched by name; every error is an
-// *Error carrying a D8 code and a message naming the JSON path of the culprit.
+// *edge.Error carrying a D8 code and a message naming the JSON path of the culprit.
 //
 // The package is compiled to WebAssembly with TinyGo: it reads JSON with jsonr, never
 // encoding/json, reflection, goroutines or recover, and it must never panic.
 package dsl
 
 import (
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
-// The error codes of decisions D8 that decoding can produce (the router maps them to
-// HTTP statuses).
-const (
-	CodeInvalidArgument = "invalid_argument"
-	CodeInvalidJSON     = "invalid_json"
-	CodeInvalidQuery    = "invalid_query"
-	CodeTooComplex      = "too_complex"
-)
-
-// Error is a decoding failure: a D8 code and one clear sentence that names the JSON path
-// (or, for invalid JSON and query_string syntax, the byte offset) it refers to.
-type Error struct {
-	Code    string
-	Message string
-	// Offset is the byte offset in the body (invalid_json) or in the query string
-	// (query_string syntax errors); -1 when the error is not positional.
-	Offset int
-}
-
-// Error returns the message.
-func (e *Error) Error() string { return e.Message }
-
-func errorf(code, path, msg string) *Error {
+// errorf returns the decoding error code with msg, prefixed by the JSON path it refers
+// to (when there is one), as Elasticsearch names the culprit.
+func errorf(code edge.Code, path, msg string) *edge.Error {
 	if path != "" {
 		msg = "[" + path + "] " + msg
 	}
-	return &Error{Code: code, Message: msg, Offset: -1}
-}
-
-// FieldType says how an environment's field is indexed, so that term-level clauses on
-// numbers, dates and booleans compare values as Elasticsearch's dynamic mapping does.
-// It is a bit set: a field may hold values of several kinds (there is no mapping).
-type FieldType uint8
-
-// Field types.
-const (
-	TypeText   FieldType = 1 << iota // analysed strings (plus the .keyword exact form)
-	TypeNumber                       // JSON numbers
-	TypeDate                         // the date members of D5 (CreatedAt, UpdatedAt, PublishedAt)
-	TypeBool                         // JSON booleans
-)
-
-// Schema describes an environment's fields to the decoder. It may be nil, in which case
-// every field is taken as text and sort fields are not checked.
-type Schema interface {
-	// FieldType returns the kinds of value the field (a top-level member or a dotted
-	// Data path, without ".keyword") holds; 0 when no item has it.
-	FieldType(name string) FieldType
-	// SortField resolves a sort key (decisions D6, D12): a top-level member matched
-	// case-insensitively or a Data.<path>. ok is false when no item has the field.
-	SortField(name string) (field string, ok bool)
-	// FieldNames lists every indexed field (top-level members and Data paths), sorted.
-	FieldNames() []string
+	return &edge.Error{Code: code, Message: msg, Offset: -1}
 }
 
 // Param is one decoded URL query parameter.
@@ -132,7 +88,7 @@ func (l Limits) withDefaults() Limits {
 // Options are the inputs of Decode besides the body.
 type Options struct {
 	// Schema describes the environment's fields; nil means "every field is text".
-	Schema Schema
+	Schema content.Schema
 	// Params are the decoded URL query parameters: the Nimvio members of D7 (Page,
 	// PageSize, Sort, SortAsc and the field filters), and Elasticsearch's URI search
 	// parameters (q, df, default_operator, analyzer, from, size, sort, _source, ...).
@@ -172,7 +128,7 @@ func (r *Request) Search() *query.Search {
 }
 
 // Decode decodes a search body (blank means {"query":{"match_all":{}}}, D10) and the
-// URL parameters of opts into a Request. Every failure is an *Error.
+// URL parameters of opts into a Request. Every failure is an *edge.Error.
 func Decode(body string, opts Options) (*Request, error) {
 	d := newDecoder(opts)
 	req, err := d.request(body)
@@ -196,7 +152,7 @@ func DecodeQuery(body string, opts Options) (query.Query, error) {
 	var q query.Query = query.MatchAll{}
 	err = d.members(v, "", func(key string, val jsonr.Result) error {
 		if key != "query" {
-			return errorf(CodeInvalidQuery, "", "request does not support ["+key+"]; _validate/query takes only \"query\"")
+			return errorf(edge.CodeInvalidQuery, "", "request does not support ["+key+"]; _validate/query takes only \"query\"")
 		}
 		var err error
 		q, err = d.query(val, "query", 0)

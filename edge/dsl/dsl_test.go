@@ -4,22 +4,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // testSchema is a small fixed environment: text members, a number, a bool, the dates.
 type testSchema struct{}
 
-func (testSchema) FieldType(name string) FieldType {
+func (testSchema) FieldType(name string) content.FieldType {
 	switch name {
 	case "Name", "TemplateName", "Data.title", "Data.body", "Status":
-		return TypeText
+		return content.TypeText
 	case "Data.price":
-		return TypeNumber
+		return content.TypeNumber
 	case "Data.inStock":
-		return TypeBool
+		return content.TypeBool
 	case "CreatedAt", "UpdatedAt":
-		return TypeDate
+		return content.TypeDate
 	}
 	return 0
 }
@@ -33,6 +36,15 @@ func (testSchema) SortField(name string) (string, bool) {
 	}
 	if name == "Data.price" {
 		return name, true
+	}
+	return "", false
+}
+
+func (testSchema) TopLevel(name string) (string, bool) {
+	for _, m := range snapshot.DocumentedMembers[:] {
+		if strings.EqualFold(m, name) {
+			return m, true
+		}
 	}
 	return "", false
 }
@@ -125,59 +137,61 @@ func TestExplainD10(t *testing.T) {
 // says where.
 func TestErrorsD8D12(t *testing.T) {
 	cases := []struct {
-		body, code, contains string
-		params               []Param
+		body     string
+		code     edge.Code
+		contains string
+		params   []Param
 	}{
-		{`{"query":`, CodeInvalidJSON, "byte offset 9", nil},
-		{`{"query":{"match_all":{}},}`, CodeInvalidJSON, "byte offset 26", nil},
-		{`{"size":01}`, CodeInvalidJSON, "byte offset 9", nil},
-		{"{\"a\":\"\x01\"}", CodeInvalidJSON, "control character", nil},
-		{`[1,2]`, CodeInvalidArgument, "must be a JSON object", nil},
-		{`{"query":{"foo":{}}}`, CodeInvalidQuery, "unknown query clause type [foo]", nil},
-		{`{"query":{"bool":{"must":[{"match_all":{}},{"nope":{}}]}}}`, CodeInvalidQuery, "[query.bool.must[1]] unknown query clause type [nope]", nil},
-		{`{"query":{}}`, CodeInvalidQuery, "empty clause", nil},
-		{`{"query":{"match_all":{},"match_none":{}}}`, CodeInvalidQuery, "exactly one key", nil},
-		{`{"query":{"match":{"Name":{"query":"a","opertor":"and"}}}}`, CodeInvalidQuery, "does not support [opertor]", nil},
-		{`{"query":{"match":{"Name":"a","Data.title":"b"}}}`, CodeInvalidQuery, "multiple fields", nil},
-		{`{"query":{"match":{"Name":{"query":"a","operator":5}}}}`, CodeInvalidArgument, "[query.match.Name.operator] must be a string", nil},
-		{`{"query":{"match":{"Name":{"query":"a","fuzziness":"lots"}}}}`, CodeInvalidArgument, "fuzziness", nil},
-		{`{"query":{"match":{"Name":{"query":"a","analyzer":"french"}}}}`, CodeInvalidArgument, "analyzer [french] not found", nil},
-		{`{"query":{"bool":{"must":"x"}}}`, CodeInvalidArgument, "must be an object", nil},
-		{`{"query":{"term":{"Data.price":"ten"}}}`, CodeInvalidArgument, "must be a number", nil},
-		{`{"query":{"range":{"CreatedAt":{"gte":"now-1d"}}}}`, CodeInvalidArgument, "date math", nil},
-		{`{"query":{"range":{"CreatedAt":{"gte":"2021-04-23Z"}}}}`, CodeInvalidArgument, "2021-04-23Z", nil},
-		{`{"query":{"terms":{"Name":"a"}}}`, CodeInvalidArgument, "array", nil},
-		{`{"from":-1}`, CodeInvalidArgument, "[from] must be from 0", nil},
-		{`{"size":10001}`, CodeInvalidArgument, "[size]", nil},
-		{`{"from":9995,"size":10}`, CodeInvalidArgument, "from + size", nil},
-		{`{"size":"ten"}`, CodeInvalidArgument, "whole number", nil},
-		{`{"from":1.5}`, CodeInvalidArgument, "whole number", nil},
-		{`{"from":0,"Page":2}`, CodeInvalidArgument, "not both", nil},
-		{`{"Page":0}`, CodeInvalidArgument, "[Page]", nil},
-		{`{"PageSize":10001}`, CodeInvalidArgument, "[PageSize]", nil},
-		{`{"Page":1001,"PageSize":10}`, CodeInvalidArgument, "at most 10000", nil},
-		{`{"sort":["Nope"]}`, CodeInvalidArgument, "no item has the field [Nope]", nil},
-		{`{"sort":[{"Name":"up"}]}`, CodeInvalidArgument, "asc", nil},
-		{`{"sort":"Name","Sort":"Name"}`, CodeInvalidArgument, "not both", nil},
-		{`{"SortAsc":"maybe"}`, CodeInvalidArgument, "SortAsc", nil},
-		{`{"highlight":{}}`, CodeInvalidQuery, "not supported", nil},
-		{`{"querry":{}}`, CodeInvalidQuery, "unknown search body member \"querry\"", nil},
-		{`{"_source":5}`, CodeInvalidArgument, "_source", nil},
-		{`{"aggs":{"a":{"terms":{"field":"Name"},"avg":{"field":"x"}}}}`, CodeInvalidQuery, "two aggregation types", nil},
-		{`{"aggs":{"a":{"histo":{"field":"x"}}}}`, CodeInvalidQuery, "unknown aggregation type [histo]", nil},
-		{`{"aggs":{"a":{"avg":{"field":"x"},"aggs":{"b":{"max":{"field":"y"}}}}}}`, CodeInvalidQuery, "cannot accept sub-aggregations", nil},
-		{`{"aggs":{"a":{"date_histogram":{"field":"CreatedAt","calendar_interval":"2d"}}}}`, CodeInvalidArgument, "calendar interval", nil},
-		{`{"aggs":{"a":{"date_histogram":{"field":"CreatedAt","interval":"day"}}}}`, CodeInvalidArgument, "removed", nil},
-		{`{"aggs":{"a":{"terms":{"field":"Name.keyword","order":{"nope":"desc"}}}}}`, CodeInvalidArgument, "order path", nil},
-		{`{"query":{"match_all":{}},"query":{"match_none":{}}}`, CodeInvalidJSON, "duplicate member", nil},
-		{`{"from":1}`, CodeInvalidArgument, "both in the body and in the URL", []Param{{"from", "2"}}},
-		{``, CodeInvalidArgument, "[PageSize]", []Param{{"PageSize", "x"}}},
-		{strings.Repeat("[", 100) + strings.Repeat("]", 100), CodeTooComplex, "nesting depth", nil},
-		{`{"query":{"terms":{"Name":[` + strings.Repeat(`"a",`, 70000) + `"a"]}}}`, CodeTooComplex, "max terms count", nil},
+		{`{"query":`, edge.CodeInvalidJSON, "byte offset 9", nil},
+		{`{"query":{"match_all":{}},}`, edge.CodeInvalidJSON, "byte offset 26", nil},
+		{`{"size":01}`, edge.CodeInvalidJSON, "byte offset 9", nil},
+		{"{\"a\":\"\x01\"}", edge.CodeInvalidJSON, "control character", nil},
+		{`[1,2]`, edge.CodeInvalidArgument, "must be a JSON object", nil},
+		{`{"query":{"foo":{}}}`, edge.CodeInvalidQuery, "unknown query clause type [foo]", nil},
+		{`{"query":{"bool":{"must":[{"match_all":{}},{"nope":{}}]}}}`, edge.CodeInvalidQuery, "[query.bool.must[1]] unknown query clause type [nope]", nil},
+		{`{"query":{}}`, edge.CodeInvalidQuery, "empty clause", nil},
+		{`{"query":{"match_all":{},"match_none":{}}}`, edge.CodeInvalidQuery, "exactly one key", nil},
+		{`{"query":{"match":{"Name":{"query":"a","opertor":"and"}}}}`, edge.CodeInvalidQuery, "does not support [opertor]", nil},
+		{`{"query":{"match":{"Name":"a","Data.title":"b"}}}`, edge.CodeInvalidQuery, "multiple fields", nil},
+		{`{"query":{"match":{"Name":{"query":"a","operator":5}}}}`, edge.CodeInvalidArgument, "[query.match.Name.operator] must be a string", nil},
+		{`{"query":{"match":{"Name":{"query":"a","fuzziness":"lots"}}}}`, edge.CodeInvalidArgument, "fuzziness", nil},
+		{`{"query":{"match":{"Name":{"query":"a","analyzer":"french"}}}}`, edge.CodeInvalidArgument, "analyzer [french] not found", nil},
+		{`{"query":{"bool":{"must":"x"}}}`, edge.CodeInvalidArgument, "must be an object", nil},
+		{`{"query":{"term":{"Data.price":"ten"}}}`, edge.CodeInvalidArgument, "must be a number", nil},
+		{`{"query":{"range":{"CreatedAt":{"gte":"now-1d"}}}}`, edge.CodeInvalidArgument, "date math", nil},
+		{`{"query":{"range":{"CreatedAt":{"gte":"2021-04-23Z"}}}}`, edge.CodeInvalidArgument, "2021-04-23Z", nil},
+		{`{"query":{"terms":{"Name":"a"}}}`, edge.CodeInvalidArgument, "array", nil},
+		{`{"from":-1}`, edge.CodeInvalidArgument, "[from] must be from 0", nil},
+		{`{"size":10001}`, edge.CodeInvalidArgument, "[size]", nil},
+		{`{"from":9995,"size":10}`, edge.CodeInvalidArgument, "from + size", nil},
+		{`{"size":"ten"}`, edge.CodeInvalidArgument, "whole number", nil},
+		{`{"from":1.5}`, edge.CodeInvalidArgument, "whole number", nil},
+		{`{"from":0,"Page":2}`, edge.CodeInvalidArgument, "not both", nil},
+		{`{"Page":0}`, edge.CodeInvalidArgument, "[Page]", nil},
+		{`{"PageSize":10001}`, edge.CodeInvalidArgument, "[PageSize]", nil},
+		{`{"Page":1001,"PageSize":10}`, edge.CodeInvalidArgument, "at most 10000", nil},
+		{`{"sort":["Nope"]}`, edge.CodeInvalidArgument, "no item has the field [Nope]", nil},
+		{`{"sort":[{"Name":"up"}]}`, edge.CodeInvalidArgument, "asc", nil},
+		{`{"sort":"Name","Sort":"Name"}`, edge.CodeInvalidArgument, "not both", nil},
+		{`{"SortAsc":"maybe"}`, edge.CodeInvalidArgument, "SortAsc", nil},
+		{`{"highlight":{}}`, edge.CodeInvalidQuery, "not supported", nil},
+		{`{"querry":{}}`, edge.CodeInvalidQuery, "unknown search body member \"querry\"", nil},
+		{`{"_source":5}`, edge.CodeInvalidArgument, "_source", nil},
+		{`{"aggs":{"a":{"terms":{"field":"Name"},"avg":{"field":"x"}}}}`, edge.CodeInvalidQuery, "two aggregation types", nil},
+		{`{"aggs":{"a":{"histo":{"field":"x"}}}}`, edge.CodeInvalidQuery, "unknown aggregation type [histo]", nil},
+		{`{"aggs":{"a":{"avg":{"field":"x"},"aggs":{"b":{"max":{"field":"y"}}}}}}`, edge.CodeInvalidQuery, "cannot accept sub-aggregations", nil},
+		{`{"aggs":{"a":{"date_histogram":{"field":"CreatedAt","calendar_interval":"2d"}}}}`, edge.CodeInvalidArgument, "calendar interval", nil},
+		{`{"aggs":{"a":{"date_histogram":{"field":"CreatedAt","interval":"day"}}}}`, edge.CodeInvalidArgument, "removed", nil},
+		{`{"aggs":{"a":{"terms":{"field":"Name.keyword","order":{"nope":"desc"}}}}}`, edge.CodeInvalidArgument, "order path", nil},
+		{`{"query":{"match_all":{}},"query":{"match_none":{}}}`, edge.CodeInvalidJSON, "duplicate member", nil},
+		{`{"from":1}`, edge.CodeInvalidArgument, "both in the body and in the URL", []Param{{"from", "2"}}},
+		{``, edge.CodeInvalidArgument, "[PageSize]", []Param{{"PageSize", "x"}}},
+		{strings.Repeat("[", 100) + strings.Repeat("]", 100), edge.CodeTooComplex, "nesting depth", nil},
+		{`{"query":{"terms":{"Name":[` + strings.Repeat(`"a",`, 70000) + `"a"]}}}`, edge.CodeTooComplex, "max terms count", nil},
 	}
 	for _, c := range cases {
 		_, err := Decode(c.body, Options{Schema: testSchema{}, Params: c.params})
-		e, ok := err.(*Error)
+		e, ok := err.(*edge.Error)
 		if !ok {
 			t.Errorf("%.80s: error %v, want code %s", c.body, err, c.code)
 			continue
@@ -200,12 +214,12 @@ func TestClauseLimitD11(t *testing.T) {
 	}
 	b.WriteString(`]}}}`)
 	_, err := Decode(b.String(), Options{})
-	if e, ok := err.(*Error); !ok || e.Code != CodeTooComplex {
+	if e, ok := err.(*edge.Error); !ok || e.Code != edge.CodeTooComplex {
 		t.Fatalf("got %v, want too_complex", err)
 	}
 	words := strings.Repeat("w ", 1100)
 	_, err = Decode(`{"query":{"match":{"Name":"`+words+`"}}}`, Options{})
-	if e, ok := err.(*Error); !ok || e.Code != CodeTooComplex {
+	if e, ok := err.(*edge.Error); !ok || e.Code != edge.CodeTooComplex {
 		t.Fatalf("match of 1100 words: got %v, want too_complex", err)
 	}
 }

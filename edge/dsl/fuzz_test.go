@@ -2,9 +2,12 @@ package dsl
 
 import (
 	"testing"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 )
 
-// FuzzDecode: the decoder never panics, and every failure is an *Error with a D8 code
+// FuzzDecode: the decoder never panics, and every failure is an *edge.Error with a D8 code
 // (D8: "never a panic, never a trap").
 func FuzzDecode(f *testing.F) {
 	seeds := []string{
@@ -32,15 +35,15 @@ func FuzzDecode(f *testing.F) {
 			name, value, _ := cut(p, '=')
 			params = append(params, Param{name, value})
 		}
-		for _, schema := range []Schema{nil, testSchema{}} {
+		for _, schema := range []content.Schema{nil, testSchema{}} {
 			r, err := Decode(body, Options{Schema: schema, Params: params})
 			if err != nil {
-				e, ok := err.(*Error)
+				e, ok := err.(*edge.Error)
 				if !ok {
-					t.Fatalf("error %T %v is not an *Error", err, err)
+					t.Fatalf("error %T %v is not an *edge.Error", err, err)
 				}
 				switch e.Code {
-				case CodeInvalidArgument, CodeInvalidJSON, CodeInvalidQuery, CodeTooComplex:
+				case edge.CodeInvalidArgument, edge.CodeInvalidJSON, edge.CodeInvalidQuery, edge.CodeTooComplex:
 				default:
 					t.Fatalf("bad code %q", e.Code)
 				}

@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cdaedge/cdaedge/edge"
 )
 
 // checkJSONRecursive is the recursive-descent checker that checkJSON replaced with
 // jsonr.Check; it stays as the oracle the differential tests hold checkJSON to.
-func checkJSONRecursive(s string, maxDepth int) *Error {
+func checkJSONRecursive(s string, maxDepth int) *edge.Error {
 	c := jsonChecker{s: s, maxDepth: maxDepth}
 	c.ws()
 	if c.i >= len(s) {
@@ -31,8 +33,8 @@ type jsonChecker struct {
 	maxDepth int
 }
 
-func (c *jsonChecker) fail(msg string) *Error {
-	return &Error{Code: CodeInvalidJSON, Offset: c.i,
+func (c *jsonChecker) fail(msg string) *edge.Error {
+	return &edge.Error{Code: edge.CodeInvalidJSON, Offset: c.i,
 		Message: "invalid JSON at byte offset " + strconv.Itoa(c.i) + ": " + msg}
 }
 
@@ -59,7 +61,7 @@ func (c *jsonChecker) ws() {
 	}
 }
 
-func (c *jsonChecker) value(depth int) *Error {
+func (c *jsonChecker) value(depth int) *edge.Error {
 	if c.i >= len(c.s) {
 		return c.fail("unexpected end of input, expected a value")
 	}
@@ -82,15 +84,15 @@ func (c *jsonChecker) value(depth int) *Error {
 	return c.fail("unexpected " + c.what() + ", expected a value")
 }
 
-func (c *jsonChecker) nest(depth int) *Error {
+func (c *jsonChecker) nest(depth int) *edge.Error {
 	if depth > c.maxDepth {
-		return &Error{Code: CodeTooComplex, Offset: c.i,
+		return &edge.Error{Code: edge.CodeTooComplex, Offset: c.i,
 			Message: "the body nests JSON deeper than " + strconv.Itoa(c.maxDepth) + " levels (limit: nesting depth)"}
 	}
 	return nil
 }
 
-func (c *jsonChecker) object(depth int) *Error {
+func (c *jsonChecker) object(depth int) *edge.Error {
 	if err := c.nest(depth); err != nil {
 		return err
 	}
@@ -125,7 +127,7 @@ func (c *jsonChecker) object(depth int) *Error {
 
 // separator consumes what follows a member or element: a comma (done is false) or the
 // closing bracket (done is true).
-func (c *jsonChecker) separator(closing byte) (done bool, err *Error) {
+func (c *jsonChecker) separator(closing byte) (done bool, err *edge.Error) {
 	c.ws()
 	if c.i < len(c.s) && c.s[c.i] == ',' {
 		c.i++
@@ -138,7 +140,7 @@ func (c *jsonChecker) separator(closing byte) (done bool, err *Error) {
 	return false, c.fail("unexpected " + c.what() + ", expected ',' or '" + string(closing) + "'")
 }
 
-func (c *jsonChecker) array(depth int) *Error {
+func (c *jsonChecker) array(depth int) *edge.Error {
 	if err := c.nest(depth); err != nil {
 		return err
 	}
@@ -159,7 +161,7 @@ func (c *jsonChecker) array(depth int) *Error {
 	}
 }
 
-func (c *jsonChecker) str() *Error {
+func (c *jsonChecker) str() *edge.Error {
 	c.i++ // opening quote
 	for c.i < len(c.s) {
 		b := c.s[c.i]
@@ -205,7 +207,7 @@ func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }
 
-func (c *jsonChecker) number() *Error {
+func (c *jsonChecker) number() *edge.Error {
 	if c.s[c.i] == '-' {
 		c.i++
 	}
@@ -243,7 +245,7 @@ func (c *jsonChecker) digits() {
 	}
 }
 
-func (c *jsonChecker) literal(word string) *Error {
+func (c *jsonChecker) literal(word string) *edge.Error {
 	if len(c.s)-c.i >= len(word) && c.s[c.i:c.i+len(word)] == word {
 		c.i += len(word)
 		return nil

@@ -3,6 +3,7 @@ package dsl
 import (
 	"strconv"
 
+	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/lucene"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
@@ -10,7 +11,7 @@ import (
 // parseLucene is the one call into the query_string parsers of edge/lucene (D10): the
 // Lucene classic syntax, or simple_query_string's. A syntax error becomes invalid_query
 // with its position; a limit becomes too_complex (D11).
-func parseLucene(simple bool, input string, o luceneOpts) (query.Query, *Error) {
+func parseLucene(simple bool, input string, o luceneOpts) (query.Query, *edge.Error) {
 	lo := lucene.Options{
 		DefaultField:         o.DefaultField,
 		Fields:               o.Fields,
@@ -42,11 +43,11 @@ func parseLucene(simple bool, input string, o luceneOpts) (query.Query, *Error) 
 	}
 	if se, ok := err.(*lucene.SyntaxError); ok {
 		if se.TooComplex {
-			return nil, &Error{Code: CodeTooComplex, Offset: se.Offset, Message: se.Message}
+			return nil, &edge.Error{Code: edge.CodeTooComplex, Offset: se.Offset, Message: se.Message, Err: se}
 		}
-		return nil, &Error{Code: CodeInvalidQuery, Offset: se.Offset,
+		return nil, &edge.Error{Code: edge.CodeInvalidQuery, Offset: se.Offset, Err: se,
 			Message: "syntax error at position " + strconv.Itoa(se.Offset) + " (line " + strconv.Itoa(se.Line) +
 				", column " + strconv.Itoa(se.Column) + "): " + se.Message}
 	}
-	return nil, &Error{Code: CodeInvalidQuery, Offset: -1, Message: err.Error()}
+	return nil, &edge.Error{Code: edge.CodeInvalidQuery, Offset: -1, Message: err.Error(), Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/analysis"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -80,7 +81,7 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 			if s, err = strictStr(val, p); err == nil {
 				a, ok := analysis.ByName(s)
 				if !ok {
-					return errorf(CodeInvalidArgument, p, "analyzer ["+clip(s)+"] not found; use standard, simple, whitespace or keyword")
+					return errorf(edge.CodeInvalidArgument, p, "analyzer ["+clip(s)+"] not found; use standard, simple, whitespace or keyword")
 				}
 				o.Analyzer = a
 				o.AnalyzerLowercases = s == "standard" || s == "simple"
@@ -106,7 +107,7 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 		case "minimum_should_match":
 			if msm, err = str(val, p); err == nil {
 				if _, ok := minShouldMatch(1<<20, msm); !ok {
-					err = errorf(CodeInvalidArgument, p, "bad minimum_should_match \""+clip(msm)+"\"")
+					err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+clip(msm)+"\"")
 				}
 			}
 		case "flags":
@@ -138,7 +139,7 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 		return nil, err
 	}
 	if text == nil {
-		return nil, errorf(CodeInvalidQuery, path, "["+name+"] requires query")
+		return nil, errorf(edge.CodeInvalidQuery, path, "["+name+"] requires query")
 	}
 	switch {
 	case len(fields) > 0:
@@ -162,14 +163,14 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 		o.Fields = d.expandPattern("*")
 	}
 	if len(o.Fields) > d.lim.MaxClauses {
-		return nil, errorf(CodeTooComplex, path, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
+		return nil, errorf(edge.CodeTooComplex, path, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
 	}
 	if len(o.Fields) == 1 && o.DefaultField == "" {
 		o.DefaultField, o.Fields = o.Fields[0], nil
 	}
 	o.MaxClauses = d.lim.MaxClauses - d.clauses
 	if o.MaxClauses < 1 {
-		return nil, errorf(CodeTooComplex, path, "the query has more than "+strconv.Itoa(d.lim.MaxClauses)+" clauses (limit: max clause count)")
+		return nil, errorf(edge.CodeTooComplex, path, "the query has more than "+strconv.Itoa(d.lim.MaxClauses)+" clauses (limit: max clause count)")
 	}
 	q, perr := parseLucene(simple, *text, o)
 	if perr != nil {

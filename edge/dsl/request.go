@@ -1,11 +1,13 @@
 package dsl
 
 import (
-	"github.com/cdaedge/cdaedge/snapshot"
 	"strconv"
 	"strings"
 
-	"github.com/cdaedge/cdaedge/edge/analysis"
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/snapshot"
+
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -108,7 +110,7 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 		c.source = &val2
 	case key == "aggs" || key == "aggregations":
 		if c.aggs != nil {
-			return errorf(CodeInvalidQuery, key, "give aggregations once, as \"aggs\" or as \"aggregations\"")
+			return errorf(edge.CodeInvalidQuery, key, "give aggregations once, as \"aggs\" or as \"aggregations\"")
 		}
 		c.aggs = &val2
 	case key == "track_total_hits":
@@ -131,9 +133,9 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 		c.filters = append(c.filters, namedValue{key, key, val})
 	case inList(ignoredMembers[:], key):
 	case inList(unsupportedMembers[:], key):
-		return errorf(CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported (see DIFFERENCES.md)")
+		return errorf(edge.CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported (see DIFFERENCES.md)")
 	default:
-		return errorf(CodeInvalidQuery, "", "unknown search body member \""+clip(key)+"\"")
+		return errorf(edge.CodeInvalidQuery, "", "unknown search body member \""+clip(key)+"\"")
 	}
 	return nil
 }
@@ -143,7 +145,7 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 // is an error; unknown parameters are ignored.
 func (d *decoder) urlParams(c *collected) error {
 	dup := func(name string) error {
-		return errorf(CodeInvalidArgument, "", "\""+name+"\" is given both in the body and in the URL query")
+		return errorf(edge.CodeInvalidArgument, "", "\""+name+"\" is given both in the body and in the URL query")
 	}
 	seen := map[string]bool{}
 	for _, p := range d.opts.Params {
@@ -155,7 +157,7 @@ func (d *decoder) urlParams(c *collected) error {
 			continue
 		}
 		if seen[name] {
-			return errorf(CodeInvalidArgument, "", "query parameter \""+clip(name)+"\" is given more than once")
+			return errorf(edge.CodeInvalidArgument, "", "query parameter \""+clip(name)+"\" is given more than once")
 		}
 		seen[name] = true
 		sv := jsonr.Result{Type: jsonr.String, Str: p.Value, Raw: string(jsonw.String(nil, p.Value))}
@@ -242,7 +244,7 @@ func (d *decoder) assemble(c *collected) (*Request, error) {
 	// Query: the body's, or ?q= (a query_string), or match_all (D10).
 	switch {
 	case c.urlQ != nil && c.query != nil:
-		return nil, errorf(CodeInvalidArgument, "", "give the query either in the body or as ?q=, not both")
+		return nil, errorf(edge.CodeInvalidArgument, "", "give the query either in the body or as ?q=, not both")
 	case c.urlQ != nil:
 		req.Query, err = d.uriQuery(*c.urlQ, c.urlQOpts)
 	case c.query != nil:
@@ -302,7 +304,7 @@ func (d *decoder) uriQuery(q string, opts map[string]string) (query.Query, error
 		b = append(b, `,"`+name+`":`...)
 		if k == "analyze_wildcard" || k == "lenient" {
 			if v != "true" && v != "false" {
-				return nil, errorf(CodeInvalidArgument, k, "must be true or false")
+				return nil, errorf(edge.CodeInvalidArgument, k, "must be true or false")
 			}
 			b = append(b, v...)
 		} else {
@@ -317,7 +319,7 @@ func (d *decoder) uriQuery(q string, opts map[string]string) (query.Query, error
 func (d *decoder) paging(c *collected, req *Request) error {
 	window := d.lim.MaxResultWindow
 	if (c.from != nil || c.size != nil) && (c.page != nil || c.pageSize != nil) {
-		return errorf(CodeInvalidArgument, "", "give either from/size or Page/PageSize, not both (decisions D7)")
+		return errorf(edge.CodeInvalidArgument, "", "give either from/size or Page/PageSize, not both (decisions D7)")
 	}
 	var err error
 	if c.from != nil {
@@ -344,12 +346,12 @@ func (d *decoder) paging(c *collected, req *Request) error {
 	if c.page != nil || c.pageSize != nil {
 		from := int64(page-1) * int64(size)
 		if from+int64(size) > int64(window) {
-			return errorf(CodeInvalidArgument, "Page", "(Page-1)*PageSize + PageSize must be at most "+strconv.Itoa(window)+" (decisions D7)")
+			return errorf(edge.CodeInvalidArgument, "Page", "(Page-1)*PageSize + PageSize must be at most "+strconv.Itoa(window)+" (decisions D7)")
 		}
 		req.From, req.Size = int(from), size
 	}
 	if req.From+req.Size > window {
-		return errorf(CodeInvalidArgument, "", "from + size must be at most "+strconv.Itoa(window)+", not "+strconv.Itoa(req.From+req.Size)+" (index.max_result_window, decisions D7)")
+		return errorf(edge.CodeInvalidArgument, "", "from + size must be at most "+strconv.Itoa(window)+", not "+strconv.Itoa(req.From+req.Size)+" (index.max_result_window, decisions D7)")
 	}
 	return nil
 }
@@ -383,7 +385,7 @@ func (d *decoder) applyFilters(q query.Query, filters []namedValue) (query.Query
 // nested paths for a Data object, any alternative for an array (D12).
 func (d *decoder) memberFilter(field string, v jsonr.Result, path string, depth int) (query.Query, error) {
 	if depth > d.lim.MaxDepth {
-		return nil, errorf(CodeTooComplex, path, "the filter nests deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels")
+		return nil, errorf(edge.CodeTooComplex, path, "the filter nests deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels")
 	}
 	switch {
 	case v.IsObject():
@@ -432,7 +434,7 @@ func (d *decoder) memberFilter(field string, v jsonr.Result, path string, depth 
 		return dateEquality(field, v, path)
 	}
 	if v.Type == jsonr.Number || v.Type == jsonr.True || v.Type == jsonr.False {
-		if d.kindOf(field) == kindText && d.schema != nil && d.schema.FieldType(field)&(TypeNumber|TypeBool) == 0 {
+		if d.kindOf(field) == kindText && d.schema != nil && d.schema.FieldType(field)&(content.TypeNumber|content.TypeBool) == 0 {
 			// A number given for a text member: its text is the filter value.
 			return d.tokenFilter(field, v.Raw, path)
 		}
@@ -446,50 +448,22 @@ func (d *decoder) memberFilter(field string, v jsonr.Result, path string, depth 
 	return d.tokenFilter(field, v.Str, path)
 }
 
-// tokenFilter is the D4 string filter: every token of the analysed value occurs in the
-// analysed field; for "Data" itself, in any of its text fields taken together (D12).
+// tokenFilter is the D4 string filter (content.AllWords): every word of the analysed
+// value occurs in the analysed field; for "Data" itself, in any of its text fields taken
+// together (D12).
 func (d *decoder) tokenFilter(field, value, path string) (query.Query, error) {
-	if value == "" {
-		return nil, nil
-	}
-	tokens := analysis.Standard(nil, value)
-	if len(tokens) == 0 {
-		return nil, errorf(CodeInvalidArgument, path, "\""+clip(value)+"\" has no words to search for")
-	}
-	var fields []string
-	if field == "Data" && d.schema != nil {
-		for _, f := range d.schema.FieldNames() {
-			if strings.HasPrefix(f, "Data.") && d.schema.FieldType(f)&TypeText != 0 {
-				fields = append(fields, f)
-			}
-		}
-	} else {
-		fields = []string{field}
-	}
-	if len(fields) == 0 {
-		return query.MatchNone{}, nil
-	}
-	if err := d.count(len(tokens)*len(fields), path); err != nil {
+	words, err := content.Words("["+path+"]", value)
+	if words == nil || err != nil {
 		return nil, err
 	}
-	one := func(t string) query.Query {
-		if len(fields) == 1 {
-			return query.Term{Field: fields[0], Text: t}
-		}
-		b := query.Bool{}
-		for _, f := range fields {
-			b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: query.Term{Field: f, Text: t}})
-		}
-		return b
+	fields := []string{field}
+	if field == "Data" && d.schema != nil {
+		fields = content.DataTextFields(d.schema)
 	}
-	if len(tokens) == 1 {
-		return one(tokens[0].Term), nil
+	if err := d.count(len(words)*len(fields), path); err != nil {
+		return nil, err
 	}
-	b := query.Bool{}
-	for _, t := range tokens {
-		b.Clauses = append(b.Clauses, query.Clause{Occur: query.Filter, Query: one(t.Term)})
-	}
-	return b, nil
+	return content.AllWords(fields, words), nil
 }
 
 // ---- sorting ----
@@ -498,7 +472,7 @@ func (d *decoder) tokenFilter(field, value, path string) (query.Query, error) {
 func (d *decoder) sorting(c *collected, req *Request) error {
 	nim := c.nimSort != nil || c.sortAsc != nil
 	if nim && (c.sort != nil || c.urlSort != nil) {
-		return errorf(CodeInvalidArgument, "", "give either sort or Sort/SortAsc, not both")
+		return errorf(edge.CodeInvalidArgument, "", "give either sort or Sort/SortAsc, not both")
 	}
 	var err error
 	switch {
@@ -540,16 +514,9 @@ func sortAscValue(v jsonr.Result) (bool, error) {
 	case jsonr.False:
 		return false, nil
 	case jsonr.String:
-		switch {
-		case v.Str == "":
-			return false, nil
-		case strings.EqualFold(v.Str, "true") || v.Str == "1":
-			return true, nil
-		case strings.EqualFold(v.Str, "false") || v.Str == "0":
-			return false, nil
-		}
+		return content.SortAscending("[SortAsc]", v.Str)
 	}
-	return false, errorf(CodeInvalidArgument, "SortAsc", "must be true or false, not "+clip(v.Raw))
+	return false, errorf(edge.CodeInvalidArgument, "SortAsc", "must be true or false, not "+clip(v.Raw))
 }
 
 // resolveSort resolves a sort field (D6, D12): the .keyword form sorts by the same raw
@@ -572,7 +539,7 @@ func (d *decoder) resolveSort(name, path string, unmapped bool) (string, error) 
 	if unmapped {
 		return "", nil
 	}
-	return "", errorf(CodeInvalidArgument, path, "no item has the field ["+clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
+	return "", errorf(edge.CodeInvalidArgument, path, "no item has the field ["+clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
 }
 
 func (d *decoder) sortValue(v jsonr.Result, path string) ([]query.SortField, error) {
@@ -581,7 +548,7 @@ func (d *decoder) sortValue(v jsonr.Result, path string) ([]query.SortField, err
 		keys, err := d.sortElement(e, p)
 		out = append(out, keys...)
 		if len(out) > d.lim.MaxSortKeys {
-			return errorf(CodeTooComplex, path, "more than "+strconv.Itoa(d.lim.MaxSortKeys)+" sort keys")
+			return errorf(edge.CodeTooComplex, path, "more than "+strconv.Itoa(d.lim.MaxSortKeys)+" sort keys")
 		}
 		return err
 	}
@@ -617,7 +584,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 		err := d.members(e, path, func(name string, spec jsonr.Result) error {
 			p := join(path, name)
 			if name == "_geo_distance" || name == "_script" {
-				return errorf(CodeInvalidQuery, p, "sorting by "+name+" is not supported")
+				return errorf(edge.CodeInvalidQuery, p, "sorting by "+name+" is not supported")
 			}
 			key := query.SortField{Score: name == "_score", Desc: name == "_score"}
 			unmapped := false
@@ -641,7 +608,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 						key.Desc, err = sortOrder(s, pp)
 					case "missing":
 						if s != "_last" {
-							err = errorf(CodeInvalidArgument, pp, "only \"_last\" is supported: items without the field always come last (decisions D6)")
+							err = errorf(edge.CodeInvalidArgument, pp, "only \"_last\" is supported: items without the field always come last (decisions D6)")
 						}
 					case "unmapped_type":
 						unmapped = true
@@ -649,7 +616,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 						mode = s
 					case "numeric_type", "format":
 					default:
-						err = errorf(CodeInvalidQuery, p, "sort option ["+clip(k)+"] is not supported")
+						err = errorf(edge.CodeInvalidQuery, p, "sort option ["+clip(k)+"] is not supported")
 					}
 					return err
 				})
@@ -660,7 +627,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 				return wrongType(p, "\"asc\", \"desc\" or an object such as {\"order\":\"desc\"}", spec)
 			}
 			if mode != "" && !(mode == "min" && !key.Desc || mode == "max" && key.Desc) {
-				return errorf(CodeInvalidArgument, join(p, "mode"), "only the default mode is supported: min for ascending, max for descending (decisions D12)")
+				return errorf(edge.CodeInvalidArgument, join(p, "mode"), "only the default mode is supported: min for ascending, max for descending (decisions D12)")
 			}
 			if !key.Score {
 				f, err := d.resolveSort(name, p, unmapped)
@@ -687,7 +654,7 @@ func sortOrder(s, path string) (bool, error) {
 	case "desc":
 		return true, nil
 	}
-	return false, errorf(CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+clip(s)+"\"")
+	return false, errorf(edge.CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+clip(s)+"\"")
 }
 
 // uriSort parses the URI search form: field[:asc|desc], comma-separated.
@@ -715,7 +682,7 @@ func (d *decoder) uriSort(s string) ([]query.SortField, error) {
 		}
 		out = append(out, key)
 		if len(out) > d.lim.MaxSortKeys {
-			return nil, errorf(CodeTooComplex, "sort", "more than "+strconv.Itoa(d.lim.MaxSortKeys)+" sort keys")
+			return nil, errorf(edge.CodeTooComplex, "sort", "more than "+strconv.Itoa(d.lim.MaxSortKeys)+" sort keys")
 		}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package dsl
 import (
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
 
@@ -243,7 +244,7 @@ func parseSource(v jsonr.Result, path string) (*SourceFilter, error) {
 			case "excludes", "exclude":
 				f.Excludes, err = patternList(val, p)
 			default:
-				err = errorf(CodeInvalidQuery, path, "unknown _source member ["+clip(k.Str)+"]; use includes and excludes")
+				err = errorf(edge.CodeInvalidQuery, path, "unknown _source member ["+clip(k.Str)+"]; use includes and excludes")
 			}
 			return err == nil
 		})
@@ -276,7 +277,7 @@ func patternList(v jsonr.Result, path string) ([]string, error) {
 			return false
 		}
 		if len(out) >= maxSourcePatterns {
-			err = errorf(CodeTooComplex, path, "more than 256 _source patterns")
+			err = errorf(edge.CodeTooComplex, path, "more than 256 _source patterns")
 			return false
 		}
 		out = append(out, p.Str)

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -153,7 +154,7 @@ func cachedSnapshot(t testing.TB, env string, preview bool) []byte {
 // with. Like the router, it is not safe for concurrent use.
 func NativeHandler(t testing.TB) Handler {
 	t.Helper()
-	r := edge.NewRouter(NativeOptions())
+	r := router.New(NativeOptions())
 	for _, data := range [][]byte{DemoSnapshot(t), DemoPreviewSnapshot(t)} {
 		snap, err := snapshot.Open(data)
 		if err != nil {
@@ -167,12 +168,12 @@ func NativeHandler(t testing.TB) Handler {
 // NativeOptions are the router options the conformance tables assume: the defaults,
 // plus DemoPreviewToken for DemoPreviewEnvironment. Every runtime under test must be
 // configured the same way.
-func NativeOptions() edge.Options {
-	return edge.Options{PreviewTokens: map[string]string{DemoPreviewEnvironment: DemoPreviewToken}}
+func NativeOptions() router.Options {
+	return router.Options{PreviewTokens: map[string]string{DemoPreviewEnvironment: DemoPreviewToken}}
 }
 
 // nativeHandler is the native router as a Handler.
-type nativeHandler struct{ r *edge.Router }
+type nativeHandler struct{ r *router.Router }
 
 func (h *nativeHandler) Serve(req *edge.Request) (*edge.Response, error) {
 	return h.r.Serve(req), nil

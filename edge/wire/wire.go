@@ -25,6 +25,7 @@ import (
 	"sort"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 )
 
 // Version is the framing version written after the magic of every frame.
@@ -139,7 +140,7 @@ func DecodeResponse(data []byte) (edge.Response, error) {
 // AppendOptions appends the options frame of o (router options, for the module's
 // configure export) to dst. Preview tokens are written sorted by environment, so equal
 // options give equal frames. Limits above 4 GiB - 1 are written as that.
-func AppendOptions(dst []byte, o *edge.Options) []byte {
+func AppendOptions(dst []byte, o *router.Options) []byte {
 	envs := make([]string, 0, len(o.PreviewTokens))
 	for env := range o.PreviewTokens {
 		envs = append(envs, env)
@@ -160,8 +161,8 @@ func AppendOptions(dst []byte, o *edge.Options) []byte {
 
 // DecodeOptions parses one options frame that fills data exactly. PreviewTokens is nil
 // when there are none; a repeated environment is an error.
-func DecodeOptions(data []byte) (edge.Options, error) {
-	var o edge.Options
+func DecodeOptions(data []byte) (router.Options, error) {
+	var o router.Options
 	d := decoder{data: data}
 	if err := d.header(OptionsMagic); err != nil {
 		return o, err
@@ -179,7 +180,7 @@ func DecodeOptions(data []byte) (edge.Options, error) {
 		o.PreviewTokens = make(map[string]string, tokens.count)
 		for _, h := range tokens.decode(data, text) {
 			if _, dup := o.PreviewTokens[h.Name]; dup {
-				return edge.Options{}, ErrDuplicate
+				return router.Options{}, ErrDuplicate
 			}
 			o.PreviewTokens[h.Name] = h.Value
 		}

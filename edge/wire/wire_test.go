@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 )
 
 var requests = []edge.Request{
@@ -191,7 +192,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 }
 
 func TestOptionsRoundTrip(t *testing.T) {
-	for _, want := range []edge.Options{
+	for _, want := range []router.Options{
 		{},
 		{CacheControl: "public, max-age=5", MaxBodyBytes: 1 << 20, MaxURLBytes: 8 << 10,
 			PreviewTokens: map[string]string{"b": "tb", "a": "ta", "c": ""}},
@@ -216,7 +217,7 @@ func TestOptionsRoundTrip(t *testing.T) {
 }
 
 func FuzzDecodeOptions(f *testing.F) {
-	f.Add(AppendOptions(nil, &edge.Options{CacheControl: "x", PreviewTokens: map[string]string{"a": "b"}}))
+	f.Add(AppendOptions(nil, &router.Options{CacheControl: "x", PreviewTokens: map[string]string{"a": "b"}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := DecodeOptions(data)
 		if err != nil {

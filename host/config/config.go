@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 )
 
 // Config is the host's configuration.
@@ -28,7 +29,7 @@ type Config struct {
 	CallTimeout time.Duration
 
 	// Router holds Cache-Control, the request limits and the preview tokens.
-	Router            edge.Options
+	Router            router.Options
 	PreviewTokensFile string
 
 	Compress         bool
@@ -61,7 +62,7 @@ var ErrHelp = flag.ErrHelp
 
 // tokenFlag collects ENV=TOKEN values into the router's preview tokens. Its String
 // never shows a token.
-type tokenFlag struct{ opts *edge.Options }
+type tokenFlag struct{ opts *router.Options }
 
 func (f tokenFlag) String() string { return "" }
 

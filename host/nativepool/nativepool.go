@@ -1,4 +1,4 @@
-// Package nativepool answers edge requests with native routers: one edge.Router per
+// Package nativepool answers edge requests with native routers: one router.Router per
 // concurrent request, all reading the same snapshots (which are safe for concurrent
 // reads). It is the reference the wasm pool is compared with.
 package nativepool
@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -19,7 +20,7 @@ var ErrClosed = errors.New("nativepool: pool closed")
 
 // Pool hands each request a router of its own. It is safe for concurrent use.
 type Pool struct {
-	opts     edge.Options
+	opts     router.Options
 	set      atomic.Pointer[set]
 	failures atomic.Uint64
 }
@@ -29,12 +30,12 @@ type Pool struct {
 type set struct {
 	snaps []*snapshot.Snapshot
 	mu    sync.Mutex
-	idle  []*edge.Router
+	idle  []*router.Router
 	busy  atomic.Int64
 }
 
 // New returns a pool of routers serving snaps with opts.
-func New(snaps []*snapshot.Snapshot, opts edge.Options) *Pool {
+func New(snaps []*snapshot.Snapshot, opts router.Options) *Pool {
 	p := &Pool{opts: opts}
 	p.set.Store(&set{snaps: snaps})
 	return p
@@ -68,7 +69,7 @@ func (p *Pool) Size() int {
 // Failures returns how many requests made a router panic (it never should).
 func (p *Pool) Failures() uint64 { return p.failures.Load() }
 
-func (p *Pool) get(s *set) *edge.Router {
+func (p *Pool) get(s *set) *router.Router {
 	s.busy.Add(1)
 	s.mu.Lock()
 	if n := len(s.idle); n > 0 {
@@ -78,14 +79,14 @@ func (p *Pool) get(s *set) *edge.Router {
 		return r
 	}
 	s.mu.Unlock()
-	r := edge.NewRouter(p.opts)
+	r := router.New(p.opts)
 	for _, snap := range s.snaps {
 		r.Load(snap)
 	}
 	return r
 }
 
-func (s *set) put(r *edge.Router) {
+func (s *set) put(r *router.Router) {
 	s.mu.Lock()
 	s.idle = append(s.idle, r)
 	s.mu.Unlock()

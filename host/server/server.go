@@ -13,11 +13,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/host/metrics"
 	"github.com/cdaedge/cdaedge/host/snapdir"
 )
@@ -80,7 +80,8 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.ready(sw, r)
 	case "metrics":
 		if f.metrics == nil {
-			f.plain(sw, r, http.StatusNotFound, `{"status":404,"error":{"code":"not_found","message":"Metrics are disabled."}}`)
+			e := edge.Errorf(edge.CodeNotFound, "metrics are disabled (--metrics=false)")
+			f.plain(sw, r, e.Status(), string(edge.AppendErrorEnvelope(nil, e)))
 		} else {
 			f.metrics.ServeHTTP(sw, r)
 		}
@@ -128,7 +129,7 @@ func (f *front) served(env string) bool {
 }
 
 func (f *front) plain(w http.ResponseWriter, r *http.Request, status int, body string) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", edge.ContentTypeJSON)
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
@@ -185,49 +186,15 @@ func clip(s string, n int) string {
 }
 
 // Classify names the route of an escaped request path (a fixed, small set, for logs
-// and metric labels) and the environment it addresses (unescaped; "" when none).
+// and metric labels) and the environment it addresses (unescaped; "" when none): the
+// host's own routes, else the API's route table (router.Classify).
 func Classify(path string) (route, env string) {
 	switch path {
 	case "/healthz", "/readyz", "/metrics":
 		return path[1:], ""
 	}
-	rest, ok := strings.CutPrefix(path, "/cda/")
-	if !ok {
-		return "other", ""
-	}
-	segs := strings.SplitN(rest, "/", 5)
-	if len(segs) < 3 || segs[1] != "v1" {
-		return "other", ""
-	}
-	env, err := url.PathUnescape(segs[2])
-	if err != nil {
-		return "other", ""
-	}
-	tail := segs[3:]
-	switch segs[0] {
-	case "rest":
-		switch {
-		case len(tail) == 1 && tail[0] == "contents":
-			return "rest.list", env
-		case len(tail) == 2 && tail[0] == "contents":
-			return "rest.item", env
-		}
-	case "graphql":
-		switch {
-		case len(tail) == 0:
-			return "graphql", env
-		case len(tail) == 1 && tail[0] == "schema.graphql":
-			return "graphql.schema", env
-		}
-	case "es":
-		switch {
-		case len(tail) == 0:
-			return "es.search", env
-		case len(tail) == 2 && tail[0] == "_validate":
-			return "es.validate", env
-		}
-	}
-	return "other", env
+	rt, env := router.Classify(path)
+	return rt.String(), env
 }
 
 // statusWriter records the status and body bytes of an answer.

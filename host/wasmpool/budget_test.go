@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/eval"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // TestStepBudgetCalibration measures how long the router's step budget
-// (edge.DefaultMaxSteps) lasts, natively and in the wasm module, on queries built to
+// (eval.DefaultMaxSteps) lasts, natively and in the wasm module, on queries built to
 // exhaust it, and prints steps per second. It runs only when CDA_CALIBRATE_SNAPSHOT
 // names a large snapshot (`go tool task load:snapshot` writes
 // build/load/snapshots/load.snap, environment "load"):
@@ -40,7 +42,7 @@ func TestStepBudgetCalibration(t *testing.T) {
 		// Terms: fuzzy comparison of a long word with every term.
 		"fuzzy terms": `{"query":{"bool":{"should":[` + clauses(300, `{"fuzzy":{"Data.body":{"value":"performances","fuzziness":2}}}`) + `]}}}`,
 	}
-	router := edge.NewRouter(edge.Options{})
+	router := router.New(router.Options{})
 	router.Load(snap)
 	pool := newPool(t, Options{Instances: 1}, data)
 	for name, body := range queries {
@@ -69,10 +71,10 @@ func TestStepBudgetCalibration(t *testing.T) {
 			exhausted := strings.Contains(string(resp.Body), `"too_complex"`) && strings.Contains(string(resp.Body), "steps")
 			rate := "n/a (budget not exhausted)"
 			if exhausted {
-				rate = fmt.Sprintf("%.1f M steps/s", float64(edge.DefaultMaxSteps)/best.Seconds()/1e6)
+				rate = fmt.Sprintf("%.1f M steps/s", float64(eval.DefaultMaxSteps)/best.Seconds()/1e6)
 			}
 			t.Logf("%-18s %-6s %4d items: %8.1f ms for the budget of %d steps: %s  [%d %.80s]",
-				name, rt.name, snap.Len(), float64(best.Microseconds())/1000, edge.DefaultMaxSteps, rate, resp.Status, resp.Body)
+				name, rt.name, snap.Len(), float64(best.Microseconds())/1000, eval.DefaultMaxSteps, rate, resp.Status, resp.Body)
 		}
 	}
 }

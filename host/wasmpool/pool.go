@@ -33,6 +33,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
 )
 
@@ -43,7 +44,7 @@ var ErrClosed = errors.New("wasmpool: pool closed")
 type Options struct {
 	// Router configures the router inside every instance (the module's configure
 	// export); the zero value gives the router's defaults.
-	Router edge.Options
+	Router router.Options
 	// Instances is the number of module instances; 0 means runtime.GOMAXPROCS(0).
 	Instances int
 	// CacheDir is the directory of wazero's compilation cache; empty means

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
 	"github.com/cdaedge/cdaedge/host/internal/testsnap"
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -62,9 +63,9 @@ func (w *testWriter) String() string {
 	return w.buf.String()
 }
 
-func nativeRouter(t testing.TB, snaps ...[]byte) *edge.Router {
+func nativeRouter(t testing.TB, snaps ...[]byte) *router.Router {
 	t.Helper()
-	r := edge.NewRouter(edge.Options{})
+	r := router.New(router.Options{})
 	for _, b := range snaps {
 		s, err := snapshot.Open(b)
 		if err != nil {

@@ -1,0 +1,150 @@
+package eval
+
+import (
+	"math/bits"
+
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// Engine evaluates searches against one snapshot. It keeps scratch buffers between
+// calls, so it is not safe for concurrent use; the snapshot it reads may be shared.
+type Engine struct {
+	snap *snapshot.Snapshot
+	n    int
+
+	// Per-request state and reusable buffers.
+	vals     []snapshot.Value
+	docs     []int
+	scores   []float64
+	free     [][]float32 // score arrays ready for reuse
+	used     [][]float32 // score arrays handed out during this request
+	steps    int64
+	maxSteps int64
+
+	keywordStats map[string]fieldStats
+}
+
+// DefaultMaxSteps bounds one request's evaluation work (decisions D11: one second of
+// work). A step is one posting, value or term visited. Calibrated on a scan-heavy query (a
+// query_string union of wildcard expansions over a 9010-item generated environment,
+// host/wasmpool's TestStepBudgetCalibration): the wasm module in wazero, the slower
+// runtime, does 5.1-5.6 M steps/s and the native engine 34-74 M steps/s, so the budget
+// stops such a request after about 1 s in wasm and 0.07-0.15 s natively.
+const DefaultMaxSteps = 5_000_000
+
+// NewEngine returns an engine over snap.
+func NewEngine(snap *snapshot.Snapshot) *Engine {
+	return &Engine{snap: snap, n: snap.Len(), maxSteps: DefaultMaxSteps}
+}
+
+// SetMaxSteps changes the work budget of one request; zero or less means unlimited.
+func (e *Engine) SetMaxSteps(n int64) { e.maxSteps = n }
+
+// BeginRequest starts a new request's work budget. Everything the request runs after it
+// (every search, aggregation, GraphQL descendant lookup and projection) spends the same
+// budget, so no shape of request can do more than one budget's work (API.md D11).
+func (e *Engine) BeginRequest() { e.steps = 0 }
+
+// Spend charges n steps of work to the current request's budget; past the budget it
+// returns a too_complex *edge.Error. Front-ends call it for work they do outside the
+// engine's own loops (projecting items, rendering).
+func (e *Engine) Spend(n int) error { return e.spend(n) }
+
+// Snapshot is the snapshot the engine reads.
+func (e *Engine) Snapshot() *snapshot.Snapshot { return e.snap }
+
+// Result is one page of a search: the items in order, their scores, and every match.
+type Result struct {
+	// Total is the number of matching items across all pages (decisions D7).
+	Total int
+	// Docs are the page's item numbers in order.
+	Docs []int
+	// Scores are the relevance scores of Docs when the search scored (nil otherwise).
+	Scores []float64
+	// Matched is every matching item, for aggregations over all matches (D10).
+	Matched DocSet
+}
+
+// DocSet is a set of item numbers.
+type DocSet struct{ set docSet }
+
+// Count is the number of items in the set.
+func (d DocSet) Count() int { return d.set.count() }
+
+// Has reports whether item doc is in the set.
+func (d DocSet) Has(doc int) bool { return doc >= 0 && doc>>6 < len(d.set) && d.set.has(doc) }
+
+// ForEach calls fn for each item in increasing order.
+func (d DocSet) ForEach(fn func(doc int)) { d.set.forEach(fn) }
+
+// docSet is a bitset of item numbers.
+type docSet []uint64
+
+func newDocSet(n int) docSet { return make(docSet, (n+63)/64) }
+
+func (d docSet) fill(n int) docSet {
+	for i := range d {
+		d[i] = ^uint64(0)
+	}
+	if r := n % 64; r != 0 {
+		d[len(d)-1] = (1 << uint(r)) - 1
+	}
+	return d
+}
+
+func (d docSet) forEach(fn func(doc int)) {
+	for i, w := range d {
+		for w != 0 {
+			fn(i*64 + bits.TrailingZeros64(w))
+			w &= w - 1
+		}
+	}
+}
+
+func (d docSet) add(doc int)      { d[doc>>6] |= 1 << uint(doc&63) }
+func (d docSet) has(doc int) bool { return d[doc>>6]&(1<<uint(doc&63)) != 0 }
+
+func (d docSet) and(o docSet) {
+	for i := range d {
+		d[i] &= o[i]
+	}
+}
+
+func (d docSet) or(o docSet) {
+	for i := range d {
+		d[i] |= o[i]
+	}
+}
+
+func (d docSet) andNot(o docSet) {
+	for i := range d {
+		d[i] &^= o[i]
+	}
+}
+
+func (d docSet) count() int {
+	c := 0
+	for _, w := range d {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
+
+// appendRange appends the members ranked from..end-1 in increasing order.
+func (d docSet) appendRange(dst []int, from, end int) []int {
+	k := 0
+	for i, w := range d {
+		for w != 0 {
+			if k >= end {
+				return dst
+			}
+			t := bits.TrailingZeros64(w)
+			if k >= from {
+				dst = append(dst, i*64+t)
+			}
+			k++
+			w &= w - 1
+		}
+	}
+	return dst
+}

@@ -1,0 +1,533 @@
+package eval
+
+import (
+	"cmp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/datetime"
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/tidwall/match"
+)
+
+// scored is what evaluating one query node yields: the matching items and, when the
+// caller asked for them, a score per item (indexed by item number; nil means zero).
+type scored struct {
+	set    docSet
+	scores []float32
+}
+
+// run evaluates q. boost is the product of the enclosing Boost nodes; Lucene multiplies
+// it into each leaf's weight, and so do we, so that scores round as Lucene's do.
+func (e *Engine) run(q query.Query, scoring bool, boost float32) (scored, error) {
+	if err := e.spend(1); err != nil {
+		return scored{}, err
+	}
+	if fq, ok := q.(query.Fielded); ok && strings.Contains(fq.FieldName(), "*") {
+		return e.runFieldPattern(fq, scoring, boost)
+	}
+	switch q := q.(type) {
+	case nil, query.MatchAll:
+		return e.constant(newDocSet(e.n).fill(e.n), scoring, boost), nil
+	case query.MatchNone:
+		return scored{set: newDocSet(e.n)}, nil
+	case query.Term:
+		return e.term(q, scoring, boost)
+	case query.Bool:
+		return e.boolean(q, scoring, boost)
+	case query.Range:
+		set, err := e.rangeSet(q)
+		return e.constant(set, scoring, boost), err
+	case query.Exists:
+		return e.constant(e.existsSet(q.Field), scoring, boost), nil
+	case query.IDs:
+		set := newDocSet(e.n)
+		for _, id := range q.Values {
+			if doc, ok := e.snap.Lookup(id); ok {
+				set.add(doc)
+			}
+		}
+		return e.constant(set, scoring, boost), nil
+	case query.Phrase:
+		return e.phrase(q.Field, phraseSlots(q.Terms, q.Positions, nil), q.Slop, scoring, boost)
+	case query.PhrasePrefix:
+		return e.phrasePrefix(q, scoring, boost)
+	case query.Prefix, query.Wildcard, query.Regexp:
+		set, err := e.multiTermSet(q)
+		return e.constant(set, scoring, boost), err
+	case query.Fuzzy:
+		return e.fuzzy(q, scoring, boost)
+	case query.Boost:
+		if q.Boost < 0 {
+			return scored{}, edge.Errorf(edge.CodeInvalidArgument, "boost must not be negative, got %v", q.Boost)
+		}
+		return e.run(q.Query, scoring, boost*float32(q.Boost))
+	case query.ConstantScore:
+		inner, err := e.run(q.Query, false, 1)
+		return e.constant(inner.set, scoring, boost), err
+	case query.DisMax:
+		return e.disMax(q, scoring, boost)
+	}
+	return scored{}, edge.Errorf(edge.CodeInternal, "unsupported query node %s", q)
+}
+
+// constant gives every item of set the score boost (Lucene's ConstantScoreQuery).
+func (e *Engine) constant(set docSet, scoring bool, boost float32) scored {
+	if !scoring {
+		return scored{set: set}
+	}
+	scores := e.scoreBuffer()
+	set.forEach(func(doc int) { scores[doc] = boost })
+	return scored{set: set, scores: scores}
+}
+
+func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
+	if len(q.Clauses) > maxBoolClauses {
+		return scored{}, edge.Errorf(edge.CodeTooComplex, "a bool query has %d clauses; the limit is %d", len(q.Clauses), maxBoolClauses)
+	}
+	if len(q.Clauses) == 0 {
+		// Elasticsearch reads an empty bool as match_all ("an empty array returns all items").
+		return e.constant(newDocSet(e.n).fill(e.n), scoring, boost), nil
+	}
+	var out scored
+	required := false
+	var should []scored
+	for _, c := range q.Clauses {
+		if c.Occur == query.MustNot {
+			continue
+		}
+		sub, err := e.run(c.Query, scoring && c.Occur != query.Filter, boost)
+		if err != nil {
+			return scored{}, err
+		}
+		switch c.Occur {
+		case query.Must, query.Filter:
+			if !required {
+				out.set = sub.set
+				required = true
+			} else {
+				out.set.and(sub.set)
+			}
+			if scoring {
+				out.scores = e.addScores(out.scores, sub)
+			}
+		case query.Should:
+			should = append(should, sub)
+		}
+	}
+	minShould := q.MinimumShouldMatch
+	if minShould == 0 && !required && len(should) > 0 {
+		minShould = 1
+	}
+	if !required {
+		// A query of only must_not clauses matches nothing, as in Lucene; front-ends that
+		// want Elasticsearch's "everything but" add a match_all filter (and print it).
+		if len(should) == 0 {
+			return scored{set: newDocSet(e.n)}, nil
+		}
+		out.set = newDocSet(e.n).fill(e.n)
+	}
+	if minShould > 0 {
+		if err := e.spend(len(should) * len(out.set)); err != nil {
+			return scored{}, err
+		}
+		out.set.and(atLeast(should, minShould, e.n))
+	}
+	if scoring {
+		for _, s := range should {
+			out.scores = e.addScores(out.scores, s)
+		}
+	}
+	for _, c := range q.Clauses {
+		if c.Occur != query.MustNot {
+			continue
+		}
+		sub, err := e.run(c.Query, false, 1)
+		if err != nil {
+			return scored{}, err
+		}
+		out.set.andNot(sub.set)
+	}
+	return out, nil
+}
+
+// addScores adds the scores of src's matches into dst (nil: all zero) and releases
+// src's buffer.
+func (e *Engine) addScores(dst []float32, src scored) []float32 {
+	if src.scores == nil {
+		return dst
+	}
+	if dst == nil {
+		dst = e.scoreBuffer()
+	}
+	src.set.forEach(func(doc int) { dst[doc] += src.scores[doc] })
+	e.release(src.scores)
+	return dst
+}
+
+// atLeast returns the items that are in at least k of the sets.
+func atLeast(sets []scored, k, n int) docSet {
+	out := newDocSet(n)
+	if k > len(sets) {
+		return out
+	}
+	if k == 1 {
+		for _, s := range sets {
+			out.or(s.set)
+		}
+		return out
+	}
+	counts := make([]uint16, n)
+	for _, s := range sets {
+		s.set.forEach(func(doc int) { counts[doc]++ })
+	}
+	for doc, c := range counts {
+		if int(c) >= k {
+			out.add(doc)
+		}
+	}
+	return out
+}
+
+func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, error) {
+	out := scored{set: newDocSet(e.n)}
+	var sums []float32
+	tie := float32(q.TieBreaker)
+	if scoring {
+		out.scores = e.scoreBuffer()
+		if tie != 0 {
+			sums = e.scoreBuffer()
+		}
+	}
+	// Walk each sub-query's own matches (not every match times every sub-query): a
+	// field pattern such as "*" makes dis_max over dozens of mostly sparse fields.
+	for _, sub := range q.Queries {
+		s, err := e.run(sub, scoring, boost)
+		if err != nil {
+			return scored{}, err
+		}
+		out.set.or(s.set)
+		if s.scores == nil {
+			continue
+		}
+		s.set.forEach(func(doc int) {
+			v := s.scores[doc]
+			if v > out.scores[doc] {
+				out.scores[doc] = v
+			}
+			if sums != nil {
+				sums[doc] += v
+			}
+		})
+		e.release(s.scores)
+	}
+	if sums != nil {
+		out.set.forEach(func(doc int) { out.scores[doc] += tie * (sums[doc] - out.scores[doc]) })
+		e.release(sums)
+	}
+	return out, nil
+}
+
+// term evaluates a Term: analysed terms of a text field, exact values of "<f>.keyword",
+// or, on a field that holds numbers, booleans or dates, the typed value the text reads as
+// (as Elasticsearch's term and query_string queries do on such fields).
+func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error) {
+	base, keyword := strings.CutSuffix(q.Field, ".keyword")
+	f := e.snap.Field(base)
+	if f == nil {
+		return scored{set: newDocSet(e.n)}, nil
+	}
+	dict := f.Text()
+	if keyword || q.CaseInsensitive {
+		dict = f.Keyword()
+	}
+	if q.CaseInsensitive {
+		set, err := e.expand(dict, "", func(t string) bool { return strings.EqualFold(t, q.Text) })
+		return e.constant(set, scoring, boost), err
+	}
+	if i, ok := dict.Find(q.Text); ok {
+		return e.scoreTerm(f, dict, i, keyword, scoring, boost, -1)
+	}
+	if !keyword && f.HasValues() {
+		if set, ok := e.typedEquals(f, q.Text); ok {
+			return e.constant(set, scoring, boost), nil
+		}
+	}
+	return scored{set: newDocSet(e.n)}, nil
+}
+
+// typedEquals matches the items whose typed value equals text read as the field's
+// type: a date covers the whole unit it names (decisions D5), numbers compare
+// numerically (10 equals 10.0, D4).
+func (e *Engine) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
+	var lo, hi *query.Bound
+	if inst, err := datetime.Parse(text); err == nil && e.fieldKind(f) == snapshot.KindDate {
+		lo = &query.Bound{Value: query.Scalar{Kind: query.ScalarDate, Millis: inst.Millis}, Inclusive: true}
+		hi = &query.Bound{Value: query.Scalar{Kind: query.ScalarDate, Millis: inst.End()}}
+	} else if num, err := strconv.ParseFloat(text, 64); err == nil {
+		b := &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: num}, Inclusive: true}
+		lo, hi = b, b
+	} else if text == "true" || text == "false" {
+		b := &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: text == "true"}, Inclusive: true}
+		lo, hi = b, b
+	} else {
+		return nil, false
+	}
+	return e.valueRange(f, lo, hi), true
+}
+
+// fieldKind is the kind of the field's first typed value (0 when it has none).
+func (e *Engine) fieldKind(f *snapshot.Field) snapshot.ValueKind {
+	for doc := 0; doc < e.n; doc++ {
+		e.vals = f.Values(e.vals[:0], doc)
+		if len(e.vals) > 0 {
+			return e.vals[0].Kind
+		}
+	}
+	return 0
+}
+
+func (e *Engine) existsSet(field string) docSet {
+	set := newDocSet(e.n)
+	f := e.snap.Field(strings.TrimSuffix(field, ".keyword"))
+	if f == nil {
+		return set
+	}
+	for doc := 0; doc < e.n; doc++ {
+		if f.RankAsc(doc) != snapshot.NoRank || f.Length(doc) != 0 {
+			set.add(doc)
+		}
+	}
+	return set
+}
+
+// rangeSet evaluates a Range over typed values. Bounds given as text are read as the
+// field's type: dates for date fields (a day or a second means its start, decisions
+// D12), numbers for number fields, else compared as strings in byte order.
+func (e *Engine) rangeSet(q query.Range) (docSet, error) {
+	f := e.snap.Field(strings.TrimSuffix(q.Field, ".keyword"))
+	if f == nil || !f.HasValues() {
+		return newDocSet(e.n), nil
+	}
+	kind := e.fieldKind(f)
+	lo, err := coerceBound(q.Lower, kind, q.Field)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := coerceBound(q.Upper, kind, q.Field)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.spend(e.n); err != nil {
+		return nil, err
+	}
+	return e.valueRange(f, lo, hi), nil
+}
+
+func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.Bound, error) {
+	if b == nil || b.Value.Kind != query.ScalarString {
+		return b, nil
+	}
+	out := *b
+	// Text is the bound as the user wrote it; Str may be lower-cased for term
+	// comparison (decisions D12), which a date like 2021-04-23T10:00:00Z must not be.
+	src := b.Value.Text
+	if src == "" {
+		src = b.Value.Str
+	}
+	switch kind {
+	case snapshot.KindDate:
+		inst, err := datetime.Parse(src)
+		if err != nil {
+			return nil, edge.Errorf(edge.CodeInvalidArgument, "range on %s: %v", field, err)
+		}
+		out.Value = query.Scalar{Kind: query.ScalarDate, Millis: inst.Millis, Text: b.Value.Text}
+	case snapshot.KindNumber:
+		num, err := strconv.ParseFloat(src, 64)
+		if err != nil {
+			return nil, edge.Errorf(edge.CodeInvalidArgument, "range on %s: %q is not a number", field, edge.Clip(src))
+		}
+		out.Value = query.Scalar{Kind: query.ScalarNumber, Number: num, Text: b.Value.Text}
+	}
+	return &out, nil
+}
+
+// valueRange returns the items with a typed value between lo and hi.
+func (e *Engine) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
+	set := newDocSet(e.n)
+	dict := f.Keyword()
+	if f.HasSortOrders() && !f.MultiValued() && e.singleKind(f, lo, hi) {
+		// The field's precomputed ascending order puts the items that have it first,
+		// sorted by value: the range is the slice between two binary searches.
+		inside := func(i int, b *query.Bound, upper bool) bool {
+			e.vals = f.Values(e.vals[:0], f.SortedDoc(i, false))
+			return len(e.vals) > 0 && inBound(e.vals[0], b, dict, upper)
+		}
+		n := f.DocCount()
+		first := sort.Search(n, func(i int) bool { return inside(i, lo, false) })
+		end := sort.Search(n, func(i int) bool { return !inside(i, hi, true) })
+		for i := first; i < end; i++ {
+			set.add(f.SortedDoc(i, false))
+		}
+		return set
+	}
+	return e.valueRangeScan(f, lo, hi)
+}
+
+// valueRangeScan is valueRange by visiting every item.
+func (e *Engine) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
+	set := newDocSet(e.n)
+	dict := f.Keyword()
+	for doc := 0; doc < e.n; doc++ {
+		e.vals = f.Values(e.vals[:0], doc)
+		for _, v := range e.vals {
+			if inBound(v, lo, dict, false) && inBound(v, hi, dict, true) {
+				set.add(doc)
+				break
+			}
+		}
+	}
+	return set
+}
+
+// singleKind reports whether every value of f has the one kind the bounds compare
+// with, so that its sorted order is also the order the bounds see.
+func (e *Engine) singleKind(f *snapshot.Field, lo, hi *query.Bound) bool {
+	var kind snapshot.ValueKind
+	for _, b := range []*query.Bound{lo, hi} {
+		if b == nil {
+			continue
+		}
+		k := valueKindOf(b.Value.Kind)
+		if kind != 0 && k != kind {
+			return false
+		}
+		kind = k
+	}
+	if kind == 0 {
+		return false
+	}
+	// Items are sorted by kind first (D12), so the first and the last item with the
+	// field have the same kind exactly when all do.
+	n := f.DocCount()
+	if n == 0 {
+		return false
+	}
+	e.vals = f.Values(e.vals[:0], f.SortedDoc(0, false))
+	firstKind := snapshot.ValueKind(0)
+	if len(e.vals) > 0 {
+		firstKind = e.vals[0].Kind
+	}
+	e.vals = f.Values(e.vals[:0], f.SortedDoc(n-1, false))
+	return firstKind == kind && len(e.vals) > 0 && e.vals[0].Kind == kind
+}
+
+// valueKindOf is the stored kind a scalar of kind k compares with.
+func valueKindOf(k query.ScalarKind) snapshot.ValueKind {
+	switch k {
+	case query.ScalarNumber:
+		return snapshot.KindNumber
+	case query.ScalarDate:
+		return snapshot.KindDate
+	case query.ScalarString:
+		return snapshot.KindString
+	case query.ScalarBool:
+		return snapshot.KindBool
+	}
+	return 0
+}
+
+// inBound reports whether v is on the inner side of bound b (upper or lower). Values of
+// another type than the bound's are outside.
+func inBound(v snapshot.Value, b *query.Bound, dict snapshot.TermDict, upper bool) bool {
+	if b == nil {
+		return true
+	}
+	var c int
+	switch {
+	case v.Kind == snapshot.KindDate && b.Value.Kind == query.ScalarDate:
+		c = cmp.Compare(v.Millis, b.Value.Millis)
+	case v.Kind == snapshot.KindNumber && b.Value.Kind == query.ScalarNumber:
+		c = cmp.Compare(v.Number, b.Value.Number)
+	case v.Kind == snapshot.KindString && b.Value.Kind == query.ScalarString:
+		c = strings.Compare(dict.Term(int(v.Ord)), b.Value.Str)
+	case v.Kind == snapshot.KindBool && b.Value.Kind == query.ScalarBool:
+		c = boolCmp(v.Bool, b.Value.Bool)
+	default:
+		return false
+	}
+	if upper {
+		return c < 0 || c == 0 && b.Inclusive
+	}
+	return c > 0 || c == 0 && b.Inclusive
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}
+
+// runFieldPattern evaluates q on every field whose name matches the pattern, as a
+// dis_max (the best field's score), as Elasticsearch's query_string does for fields: ["Data.*"].
+func (e *Engine) runFieldPattern(q query.Fielded, scoring bool, boost float32) (scored, error) {
+	pattern := q.FieldName()
+	var subs []query.Query
+	keyword := strings.HasSuffix(pattern, ".keyword")
+	for _, name := range e.snap.FieldNames() {
+		candidate := name
+		if keyword {
+			candidate += ".keyword"
+		}
+		if match.Match(candidate, pattern) {
+			subs = append(subs, q.WithField(candidate))
+		}
+	}
+	if len(subs) == 0 {
+		return scored{set: newDocSet(e.n)}, nil
+	}
+	return e.disMax(query.DisMax{Queries: subs}, scoring, boost)
+}
+
+// scoreBuffer returns a zeroed per-item score array, reusing the engine's buffers.
+func (e *Engine) scoreBuffer() []float32 {
+	var b []float32
+	if k := len(e.free); k > 0 {
+		b = e.free[k-1] // buffers are cleared when they are freed
+		e.free = e.free[:k-1]
+	} else {
+		b = make([]float32, e.n)
+	}
+	e.used = append(e.used, b)
+	return b
+}
+
+// release returns a score buffer to the free list before the request ends, so that
+// queries with many sub-queries reuse a few buffers.
+func (e *Engine) release(b []float32) {
+	for i := len(e.used) - 1; i >= 0; i-- {
+		if &e.used[i][0] == &b[0] {
+			e.used = append(e.used[:i], e.used[i+1:]...)
+			clear(b)
+			e.free = append(e.free, b)
+			return
+		}
+	}
+}
+
+// spend charges n steps of work against the request's budget (decisions D11: a request
+// stops inside the engine instead of holding an instance past its time).
+func (e *Engine) spend(n int) error {
+	e.steps += int64(n)
+	if e.maxSteps > 0 && e.steps > e.maxSteps {
+		return edge.Errorf(edge.CodeTooComplex, "the query needs more work than one request may do (limit: %d steps, about 1 s)", e.maxSteps)
+	}
+	return nil
+}

@@ -1,0 +1,287 @@
+package eval
+
+import (
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/automaton"
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/tidwall/match"
+)
+
+// Limits of decisions D11.
+const (
+	maxBoolClauses   = 1024
+	maxExpansions    = 10000
+	maxPatternSteps  = 100000 // per term compared against a wildcard pattern
+	defaultFuzzyKeep = 50
+)
+
+// multiTermDict returns the dictionary a multi-term node expands over.
+func (e *Engine) multiTermDict(field string) (snapshot.TermDict, bool) {
+	base, keyword := strings.CutSuffix(field, ".keyword")
+	f := e.snap.Field(base)
+	if f == nil {
+		return snapshot.TermDict{}, false
+	}
+	if keyword {
+		return f.Keyword(), true
+	}
+	return f.Text(), true
+}
+
+// multiTermSet evaluates Prefix, Wildcard and Regexp: every term the pattern matches,
+// at most maxExpansions of them (D11). They score as constants, as Elasticsearch's
+// default constant_score rewrite does.
+func (e *Engine) multiTermSet(q query.Query) (docSet, error) {
+	var field, prefix string
+	var pred func(string) (bool, error)
+	switch q := q.(type) {
+	case query.Prefix:
+		field, prefix = q.Field, q.Prefix
+		pred = func(t string) (bool, error) { return strings.HasPrefix(t, prefix), nil }
+		if q.CaseInsensitive {
+			prefix = ""
+			pred = func(t string) (bool, error) {
+				return len(t) >= len(q.Prefix) && strings.EqualFold(t[:len(q.Prefix)], q.Prefix), nil
+			}
+		}
+	case query.Wildcard:
+		field = q.Field
+		pattern := q.Pattern
+		if q.CaseInsensitive {
+			pattern = strings.ToLower(pattern)
+		} else {
+			prefix = literalPrefix(pattern)
+		}
+		pred = func(t string) (bool, error) {
+			if q.CaseInsensitive {
+				t = strings.ToLower(t)
+			}
+			ok, stopped := match.MatchLimit(t, pattern, maxPatternSteps)
+			if stopped {
+				return false, edge.Errorf(edge.CodeTooComplex, "wildcard pattern %q is too complex to match (limit: %d steps per term)", edge.Clip(q.Pattern), maxPatternSteps)
+			}
+			return ok, nil
+		}
+	case query.Regexp:
+		field = q.Field
+		re, err := compileLuceneRegexp(q.Pattern, q.CaseInsensitive)
+		if err != nil {
+			return nil, err
+		}
+		prefix = re.LiteralPrefix()
+		pred = func(t string) (bool, error) { return re.Match(t), nil }
+	}
+	dict, ok := e.multiTermDict(field)
+	if !ok {
+		return newDocSet(e.n), nil
+	}
+	return e.expandErr(dict, prefix, pred)
+}
+
+// expand is expandErr for predicates that cannot fail.
+func (e *Engine) expand(dict snapshot.TermDict, prefix string, pred func(string) bool) (docSet, error) {
+	return e.expandErr(dict, prefix, func(t string) (bool, error) { return pred(t), nil })
+}
+
+// expandErr unions the postings of the terms starting with prefix that pred accepts.
+func (e *Engine) expandErr(dict snapshot.TermDict, prefix string, pred func(string) (bool, error)) (docSet, error) {
+	set := newDocSet(e.n)
+	matched := 0
+	for i, _ := dict.Find(prefix); i < dict.Len(); i++ {
+		t := dict.Term(i)
+		if !strings.HasPrefix(t, prefix) {
+			break
+		}
+		if err := e.spend(1 + len(t)); err != nil {
+			return nil, err
+		}
+		ok, err := pred(t)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if matched++; matched > maxExpansions {
+			return nil, edge.Errorf(edge.CodeTooComplex, "the pattern matches more than %d terms (the expansion limit)", maxExpansions)
+		}
+		p := dict.Postings(i)
+		if err := e.spend(p.DocFreq); err != nil {
+			return nil, err
+		}
+		for doc := p.Next(); doc >= 0; doc = p.Next() {
+			set.add(doc)
+		}
+	}
+	return set, nil
+}
+
+// literalPrefix is the part of a wildcard pattern before its first wildcard, unescaped.
+func literalPrefix(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; c {
+		case '*', '?':
+			return b.String()
+		case '\\':
+			if i+1 < len(pattern) {
+				i++
+				b.WriteByte(pattern[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// compileLuceneRegexp compiles Lucene's regular expression syntax (as Elasticsearch's
+// regexp query and query_string /re/ use it) with edge/automaton, whose doc lists the
+// syntax: the whole term must match; ^ and $ are ordinary characters; @ is any string;
+// "..." quotes a literal. Intersection (&), complement (~), intervals (<1-5>) and #
+// are refused with a clear message rather than misread. The automaton matches in
+// linear time, so patterns built to explode, such as (a*)*b, cannot; one needing more
+// than automaton.MaxStates states is too complex.
+func compileLuceneRegexp(pattern string, caseInsensitive bool) (*automaton.Matcher, error) {
+	m, err := automaton.Compile(pattern, caseInsensitive)
+	if err == nil {
+		return m, nil
+	}
+	e, ok := err.(*automaton.Error)
+	if !ok {
+		return nil, edge.Errorf(edge.CodeInvalidQuery, "invalid regular expression %q: %v", edge.Clip(pattern), err)
+	}
+	switch e.Kind {
+	case automaton.ErrUnsupported:
+		return nil, edge.Errorf(edge.CodeInvalidQuery, "regular expression %q: the operator %q is not supported", edge.Clip(pattern), e.Operator)
+	case automaton.ErrUnterminatedQuote:
+		return nil, edge.Errorf(edge.CodeInvalidQuery, "regular expression %q: unterminated quoted string", edge.Clip(pattern))
+	case automaton.ErrTooComplex:
+		return nil, edge.Errorf(edge.CodeTooComplex, "regular expression %q is too complex: %s", edge.Clip(pattern), e.Msg)
+	}
+	return nil, edge.Errorf(edge.CodeInvalidQuery, "invalid regular expression %q: %s", edge.Clip(pattern), e.Msg)
+}
+
+// fuzzyTerm is one expansion of a fuzzy term with Lucene's boost for it.
+type fuzzyTerm struct {
+	index int
+	term  string
+	boost float32
+}
+
+// fuzzy evaluates a Fuzzy the way Elasticsearch's default rewrite
+// (top_terms_blended_freqs) does: the best MaxExpansions terms within the edit distance
+// (best = highest 1 - edits/min(length)), each scored as a term with that boost and with
+// the largest document frequency among them, summed.
+func (e *Engine) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, error) {
+	base, keyword := strings.CutSuffix(q.Field, ".keyword")
+	f := e.snap.Field(base)
+	if f == nil {
+		return scored{set: newDocSet(e.n)}, nil
+	}
+	dict := f.Text()
+	if keyword {
+		dict = f.Keyword()
+	}
+	target := []rune(q.Term)
+	prefixLen := min(q.PrefixLength, len(target))
+	prefix := string(target[:prefixLen])
+	keep := q.MaxExpansions
+	if keep <= 0 {
+		keep = defaultFuzzyKeep
+	}
+	var found []fuzzyTerm
+	var buf []rune
+	matched := 0
+	for i, _ := dict.Find(prefix); i < dict.Len(); i++ {
+		t := dict.Term(i)
+		if !strings.HasPrefix(t, prefix) {
+			break
+		}
+		if err := e.spend(len(t) * (len(target) + 1)); err != nil {
+			return scored{}, err
+		}
+		buf = append(buf[:0], []rune(t)...)
+		d := editDistance(buf, target, q.MaxEdits, q.Transpositions)
+		if d > q.MaxEdits {
+			continue
+		}
+		if matched++; matched > maxExpansions {
+			return scored{}, edge.Errorf(edge.CodeTooComplex, "the fuzzy term %q matches more than %d terms (the expansion limit)", edge.Clip(q.Term), maxExpansions)
+		}
+		b := float32(1)
+		if d > 0 {
+			b = 1 - float32(d)/float32(min(len(buf), len(target)))
+		}
+		found = append(found, fuzzyTerm{index: i, term: t, boost: b})
+	}
+	stableSort(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] }, func(i, j int) int {
+		a, b := &found[i], &found[j]
+		switch {
+		case a.boost > b.boost:
+			return -1
+		case a.boost < b.boost:
+			return 1
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	if len(found) > keep {
+		found = found[:keep]
+	}
+	maxDF := 0
+	for _, ft := range found {
+		maxDF = max(maxDF, dict.Postings(ft.index).DocFreq)
+	}
+	out := scored{set: newDocSet(e.n)}
+	for _, ft := range found {
+		s, err := e.scoreTerm(f, dict, ft.index, keyword, scoring, boost*ft.boost, maxDF)
+		if err != nil {
+			return scored{}, err
+		}
+		out.set.or(s.set)
+		if scoring {
+			out.scores = e.addScores(out.scores, s)
+		}
+	}
+	return out, nil
+}
+
+// editDistance is the Levenshtein distance between a and b, counting an adjacent
+// transposition as one edit when transpositions is set (optimal string alignment, as
+// Lucene's fuzzy automata); it stops early and returns max+1 once the distance must
+// exceed max.
+func editDistance(a, b []rune, max int, transpositions bool) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if transpositions && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

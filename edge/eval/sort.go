@@ -1,0 +1,212 @@
+package eval
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge/content"
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// Search evaluates s: it matches, scores when the order needs it, counts, sorts and
+// pages. The returned slices are reused by the next call.
+// The work it does is charged to the current request's budget (see BeginRequest).
+func (e *Engine) Search(s *query.Search) (Result, error) {
+	for _, b := range e.used {
+		clear(b)
+	}
+	e.free = append(e.free, e.used...)
+	e.used = e.used[:0]
+
+	keys := s.Sort
+	if len(keys) == 0 {
+		keys = content.RelevanceOrder
+	}
+	scoring := s.Scores
+	for _, k := range keys {
+		scoring = scoring || k.Score
+	}
+	m, err := e.run(s.Query, scoring, 1)
+	if err != nil {
+		return Result{}, err
+	}
+	total := m.set.count()
+	res := Result{Total: total, Matched: DocSet{m.set}}
+	end := min(s.From+s.Size, total)
+	if s.Size <= 0 || s.From >= total {
+		e.docs = e.docs[:0]
+		res.Docs = e.docs
+		return res, nil
+	}
+	if err := e.spend(total); err != nil {
+		return Result{}, err
+	}
+	e.docs = e.order(m, total, keys, s.From, end)
+	res.Docs = e.docs
+	if scoring {
+		e.scores = e.scores[:0]
+		for _, doc := range e.docs {
+			var v float32
+			if m.scores != nil {
+				v = m.scores[doc]
+			}
+			e.scores = append(e.scores, float64(v))
+		}
+		res.Scores = e.scores
+	}
+	return res, nil
+}
+
+// sortKey is a resolved SortField.
+type sortKey struct {
+	score bool
+	desc  bool
+	field *snapshot.Field
+}
+
+// order returns the matches ranked from..end-1 under keys; the final tie-break is the
+// item number (ContentID ascending, D6).
+func (e *Engine) order(m scored, total int, keys []query.SortField, from, end int) []int {
+	var resolved []sortKey
+	for _, k := range keys {
+		if k.Score {
+			if m.scores != nil {
+				resolved = append(resolved, sortKey{score: true, desc: k.Desc})
+			}
+			continue
+		}
+		f := e.snap.Field(strings.TrimSuffix(k.Field, ".keyword"))
+		if f == nil || !f.HasValues() {
+			continue // no item has the field: it orders nothing (D12)
+		}
+		resolved = append(resolved, sortKey{desc: k.Desc, field: f})
+	}
+	docs := e.docs[:0]
+	if len(resolved) == 0 {
+		return m.set.appendRange(docs, from, end)
+	}
+	if len(resolved) == 1 && resolved[0].field != nil && resolved[0].field.HasSortOrders() && total*16 >= e.n {
+		// Dense result on a top-level field: walk the precomputed order and stop at
+		// the end of the page.
+		f, desc := resolved[0].field, resolved[0].desc
+		skip := from
+		for i := 0; i < e.n && len(docs) < end-from; i++ {
+			doc := f.SortedDoc(i, desc)
+			if doc < 0 || !m.set.has(doc) {
+				continue
+			}
+			if skip > 0 {
+				skip--
+				continue
+			}
+			docs = append(docs, doc)
+		}
+		return docs
+	}
+	cmp := func(a, b int) int {
+		for _, k := range resolved {
+			if k.score {
+				sa, sb := m.scores[a], m.scores[b]
+				if sa != sb {
+					if (sa > sb) == k.desc {
+						return -1
+					}
+					return 1
+				}
+				continue
+			}
+			var ra, rb uint32
+			if k.desc {
+				ra, rb = k.field.RankDesc(a), k.field.RankDesc(b)
+			} else {
+				ra, rb = k.field.RankAsc(a), k.field.RankAsc(b)
+			}
+			switch {
+			case ra == rb:
+				continue
+			case ra == snapshot.NoRank:
+				return 1
+			case rb == snapshot.NoRank:
+				return -1
+			case (ra > rb) == k.desc:
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	}
+	if end*8 < total {
+		return topK(m.set, end, cmp, docs)[from:]
+	}
+	docs = m.set.appendRange(docs, 0, total)
+	slices.SortFunc(docs, cmp)
+	return append(docs[:0], docs[from:end]...)
+}
+
+// topK returns the k smallest members of set under cmp, in order, using a bounded
+// max-heap so that a first page of a large result costs O(n log k).
+func topK(set docSet, k int, cmp func(a, b int) int, heap []int) []int {
+	heap = heap[:0]
+	down := func(i int) {
+		for {
+			l, r, worst := 2*i+1, 2*i+2, i
+			if l < len(heap) && cmp(heap[l], heap[worst]) > 0 {
+				worst = l
+			}
+			if r < len(heap) && cmp(heap[r], heap[worst]) > 0 {
+				worst = r
+			}
+			if worst == i {
+				return
+			}
+			heap[i], heap[worst] = heap[worst], heap[i]
+			i = worst
+		}
+	}
+	set.forEach(func(doc int) {
+		if len(heap) < k {
+			heap = append(heap, doc)
+			for i := len(heap) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if cmp(heap[i], heap[parent]) <= 0 {
+					break
+				}
+				heap[i], heap[parent] = heap[parent], heap[i]
+				i = parent
+			}
+			return
+		}
+		if cmp(doc, heap[0]) < 0 {
+			heap[0] = doc
+			down(0)
+		}
+	})
+	slices.SortFunc(heap, cmp)
+	return heap
+}
+
+// compareInts orders ints ascending. Sorting []int through slices.SortFunc with it
+// shares one instantiation of the generic sort with the result ordering above; each
+// further instantiation costs the wasm module a few KB.
+func compareInts(a, b int) int { return cmp.Compare(a, b) }
+
+// stableSort sorts n elements stably by compare, moving them with swap. Small sorts
+// (aggregation buckets, fuzzy expansions) go through it and the sort package's one
+// non-generic implementation, rather than a generic instantiation per element type.
+func stableSort(n int, swap func(i, j int), compare func(i, j int) int) {
+	sort.Stable(funcSorter{n: n, swap: swap, compare: compare})
+}
+
+// funcSorter is sort.Interface over closures.
+type funcSorter struct {
+	n       int
+	swap    func(i, j int)
+	compare func(i, j int) int
+}
+
+func (s funcSorter) Len() int           { return s.n }
+func (s funcSorter) Less(i, j int) bool { return s.compare(i, j) < 0 }
+func (s funcSorter) Swap(i, j int)      { s.swap(i, j) }

@@ -1,0 +1,134 @@
+// Package router answers the API's HTTP requests for a set of environments: it routes a
+// request (Classify), checks its method, size and access, runs the front-end of its
+// route (rest, graphql or dsl) and the evaluator, and writes the answer with the caching
+// and CORS headers of API.md D11. Every failure becomes the error envelope of D8 in one
+// place (Serve), through errors.As; no handler chooses a status.
+package router
+
+import (
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/eval"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// Options configures a Router. The zero value gives the defaults of API.md D11.
+type Options struct {
+	// CacheControl is sent with published environments' successful responses; empty
+	// means "public, max-age=60" (D11). Preview environments always get
+	// "private, no-store".
+	CacheControl string
+	// PreviewTokens maps a preview environment's id to its access token (D3). A preview
+	// snapshot without a token answers 401 to every request.
+	PreviewTokens map[string]string
+	// MaxBodyBytes and MaxURLBytes bound a request (413, 414); zero means the default.
+	MaxBodyBytes int
+	MaxURLBytes  int
+	// MaxSteps is the evaluation budget of one request (too_complex above it); zero
+	// means eval.DefaultMaxSteps, below zero means no limit.
+	MaxSteps int64
+}
+
+// Router answers HTTP requests for the environments it holds. It keeps per-environment
+// scratch state, so it is not safe for concurrent use: each runtime instance (a wasm
+// instance, a native worker) owns one. The snapshots it reads may be shared.
+type Router struct {
+	opts Options
+	envs map[string]*environment
+	buf  []byte
+}
+
+// environment is one served snapshot with its evaluator.
+type environment struct {
+	snap   *snapshot.Snapshot
+	engine *eval.Engine
+	hash   [32]byte
+}
+
+// New returns a router with no environments.
+func New(opts Options) *Router {
+	if opts.CacheControl == "" {
+		opts.CacheControl = "public, max-age=60"
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = edge.DefaultMaxBodyBytes
+	}
+	if opts.MaxURLBytes <= 0 {
+		opts.MaxURLBytes = edge.DefaultMaxURLBytes
+	}
+	if opts.MaxSteps == 0 {
+		opts.MaxSteps = eval.DefaultMaxSteps
+	}
+	return &Router{opts: opts, envs: map[string]*environment{}}
+}
+
+// Load serves snap under its environment id, replacing any snapshot of that id.
+func (r *Router) Load(snap *snapshot.Snapshot) {
+	e := eval.NewEngine(snap)
+	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
+	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash()}
+}
+
+// handler answers one route: it appends a 200 body to dst or returns an error, which
+// Serve turns into the envelope.
+type handler func(dst []byte, env *environment, req *edge.Request) ([]byte, error)
+
+// handlers are the routes' handlers (handlers.go).
+var handlers = [...]handler{
+	RouteRESTList:      restList,
+	RouteRESTItem:      restItem,
+	RouteGraphQL:       graphQL,
+	RouteGraphQLSchema: graphQLSchema,
+	RouteSearch:        search,
+	RouteValidate:      validateQuery,
+}
+
+// Serve answers one request. It never panics: every failure is a D8 envelope.
+func (r *Router) Serve(req *edge.Request) *edge.Response {
+	if len(req.Path)+len(req.RawQuery) > r.opts.MaxURLBytes {
+		return edge.NewErrorResponse(edge.Errorf(edge.CodeURITooLong, "the request URL is longer than %d bytes", r.opts.MaxURLBytes))
+	}
+	if len(req.Body) > r.opts.MaxBodyBytes {
+		return edge.NewErrorResponse(edge.Errorf(edge.CodePayloadTooLarge, "the request body is larger than %d bytes", r.opts.MaxBodyBytes))
+	}
+	rt, envID, perr := parsePath(req.Path)
+	if perr != nil {
+		return edge.NewErrorResponse(perr)
+	}
+	method := req.Method
+	if !rt.Allows(method) {
+		resp := edge.NewErrorResponse(edge.Errorf(edge.CodeMethodNotAllowed, "method %s is not allowed here; use %s", edge.Clip(method), rt.Allowed()))
+		resp.Headers = append(resp.Headers, edge.Header{Name: "Allow", Value: rt.Allowed()})
+		return resp
+	}
+	if method == "OPTIONS" {
+		return preflight(rt)
+	}
+	env := r.envs[envID]
+	if env == nil {
+		return withCORS(edge.NewErrorResponse(edge.Errorf(edge.CodeEnvironmentNotFound, "environment %q not found", edge.Clip(envID))))
+	}
+	if env.snap.Preview() {
+		if e := r.authorize(envID, req); e != nil {
+			resp := edge.NewErrorResponse(e)
+			resp.Headers = append(resp.Headers, edge.Header{Name: "WWW-Authenticate", Value: `Bearer realm="preview"`})
+			return resp
+		}
+	}
+	env.engine.BeginRequest()
+	buf, err := handlers[rt](r.buf[:0], env, req)
+	if err != nil {
+		return r.failure(env, rt, edge.AsError(err))
+	}
+	r.buf = buf
+	return r.success(env, req, rt.contentType(), buf)
+}
+
+// failure is the envelope of e, in the GraphQL form too on the GraphQL route (D8).
+func (r *Router) failure(env *environment, rt Route, e *edge.Error) *edge.Response {
+	resp := edge.NewErrorResponse(e)
+	if rt == RouteGraphQL {
+		resp.Body = appendGraphQLErrors(resp.Body[:len(resp.Body)-1], e)
+		resp.Body = append(resp.Body, '}')
+	}
+	return envelopeHeaders(env, resp)
+}

@@ -1,0 +1,53 @@
+package router
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
+	"github.com/cdaedge/cdaedge/edge/dsl"
+)
+
+// BenchmarkSearch measures the search endpoint end to end (decode, evaluate, write)
+// on generated environments (ISSUE 3's benchmark list): query_string of 1, 3 and 10
+// terms, a wildcard, a bool with filters, and a terms aggregation.
+func BenchmarkSearch(b *testing.B) {
+	bodies := []struct{ name, body string }{
+		{"query_string/1", `{"query":{"query_string":{"query":"café","default_field":"Data.body"}}}`},
+		{"query_string/3", `{"query":{"query_string":{"query":"café AND (edge OR snapshot)","default_field":"Data.body"}}}`},
+		{"query_string/10", `{"query":{"query_string":{"query":"café season global modern query straße template launch garden recipe","default_field":"Data.body"}}}`},
+		{"wildcard", `{"query":{"bool":{"filter":[{"wildcard":{"Data.body":"snap*"}}]}}}`},
+		{"bool+filters", `{"query":{"bool":{"must":[{"match":{"Name":"café"}}],"filter":[{"term":{"TemplateName.keyword":"Article"}},{"range":{"CreatedAt":{"gte":"2020-01-01","lt":"2024-01-01"}}}],"must_not":[{"term":{"Status.keyword":"Draft"}}]}},"size":20}`},
+		{"terms_agg", `{"size":0,"aggs":{"templates":{"terms":{"field":"TemplateName.keyword"}},"authors":{"terms":{"field":"CreatedBy.keyword","size":5}}}}`},
+	}
+	for _, n := range benchSizes() {
+		r, _ := benchRouter(b, n)
+		for _, c := range bodies {
+			req := &edge.Request{Method: "POST", Path: "/cda/es/v1/bench", Body: []byte(c.body)}
+			if resp := r.Serve(req); resp.Status != 200 {
+				b.Fatalf("%s: status %d: %s", c.name, resp.Status, resp.Body)
+			}
+			b.Run(fmt.Sprintf("%s/items=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					r.Serve(req)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDecode measures the DSL decoder alone (no evaluation) on a typical body.
+func BenchmarkDecode(b *testing.B) {
+	r, _ := benchRouter(b, benchSizes()[0])
+	env := r.envs["bench"]
+	body := `{"query":{"bool":{"must":[{"match":{"Name":{"query":"café culture","operator":"and"}}}],"filter":[{"terms":{"TemplateName.keyword":["Article","Product"]}},{"range":{"CreatedAt":{"gte":"2020-01-01"}}}]}},"sort":[{"CreatedAt":"desc"},"_score"],"_source":["Name","Data.title"],"from":20,"size":20}`
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := dsl.Decode(body, dsl.Options{Schema: content.NewFields(env.snap)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
