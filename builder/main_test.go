@@ -76,7 +76,7 @@ func TestUsageErrors(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, _ := cli(t, "", "help")
-	if code != 0 || !strings.Contains(stdout, "build    --env ENV --out FILE.snap [--preview] INPUT...") {
+	if code != 0 || !strings.Contains(stdout, "  build    compile content items") {
 		t.Errorf("help: code %d, stdout %q", code, stdout)
 	}
 	if code, _, stderr := cli(t, "", "build", "-h"); code != 0 || !strings.Contains(stderr, "-preview") {
