@@ -101,36 +101,40 @@ func cutLast(s string, sep byte) (string, string, bool) {
 	return s, "", false
 }
 
+// argValues is what the arguments of one content field say, gathered argument by
+// argument before the search is assembled (paging, sort and retrieveChild interact).
+type argValues struct {
+	filters   []query.Clause
+	page      int
+	size      int
+	asc       bool
+	sortName  string
+	sortPos   parser.Pos
+	contentID string
+	children  bool
+	childPos  parser.Pos
+	depth     int
+	depthPos  parser.Pos
+	depthSet  bool
+}
+
+// filter adds a non-scoring clause; nil is no filter.
+func (c *argValues) filter(q query.Query) {
+	if q != nil {
+		c.filters = append(c.filters, query.Clause{Occur: query.Filter, Query: q})
+	}
+}
+
 // contentSearch compiles the arguments of the content field to the engine's query model
 // (D9). list reports the response shape: any argument written gives an array and
 // totalItems; none gives one item (D9). The shape follows the document, not the
 // variables, so a client's result type never depends on which variables it sends.
 func (x *gqlExec) contentSearch(field *parser.Selection) (s *query.Search, list bool, err *edge.Error) {
-	s = &query.Search{Query: query.MatchAll{}, Size: content.DefaultPageSize}
 	if len(field.Arguments) == 0 {
-		s.Size = 1
-		s.Sort = content.DefaultOrder
-		return s, false, nil
+		return &query.Search{Query: query.MatchAll{}, Size: 1, Sort: content.DefaultOrder}, false, nil
 	}
-	var (
-		filters   []query.Clause
-		page      = 1
-		asc       bool
-		sortName  string
-		sortPos   parser.Pos
-		contentID string
-		children  bool
-		childPos  parser.Pos
-		depth     = 1
-		depthPos  parser.Pos
-		depthSet  bool
-		seen      [len(gqlArgs) * (1 + len(gqlRangeOps))]string
-	)
-	filter := func(q query.Query) {
-		if q != nil {
-			filters = append(filters, query.Clause{Occur: query.Filter, Query: q})
-		}
-	}
+	c := argValues{page: 1, size: content.DefaultPageSize, depth: 1}
+	var seen [len(gqlArgs) * (1 + len(gqlRangeOps))]string
 	for i := range field.Arguments {
 		a := &field.Arguments[i]
 		idx, op, ok := lookupArg(a.Name)
@@ -154,129 +158,125 @@ func (x *gqlExec) contentSearch(field *parser.Selection) (s *query.Search, list 
 		if !set || v.Kind == parser.NullValue {
 			continue // an absent value is no filter (GraphQL nullable arguments)
 		}
-		spec := gqlArgs[idx]
 		if op != "" {
-			q, err := x.dateRange(a.Name, spec.field, op, v)
+			q, err := x.dateRange(a.Name, gqlArgs[idx].field, op, v)
 			if err != nil {
 				return nil, true, err
 			}
-			filter(q)
+			c.filter(q)
 			continue
 		}
-		switch spec.kind {
-		case argText:
-			str, err := x.stringArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			q, ferr := content.FieldFilter(a.Name, spec.field, str)
+		if err := x.contentArg(&c, a.Name, idx, v); err != nil {
+			return nil, true, err
+		}
+	}
+	s, err = x.assembleSearch(&c)
+	return s, true, err
+}
+
+// contentArg reads one argument of content (table entry idx, value v) into c.
+func (x *gqlExec) contentArg(c *argValues, name string, idx int, v parser.Value) *edge.Error {
+	spec := gqlArgs[idx]
+	var err *edge.Error
+	switch spec.kind {
+	case argText:
+		var str string
+		if str, err = x.stringArg(name, v); err == nil {
+			q, ferr := content.FieldFilter(name, spec.field, str)
 			if ferr != nil {
-				return nil, true, x.at(v.Pos, ferr)
+				return x.at(v.Pos, ferr)
 			}
-			filter(q)
-		case argDate:
-			q, err := x.dateEquals(a.Name, spec.field, v)
-			if err != nil {
-				return nil, true, err
-			}
-			filter(q)
-		case argID:
-			str, err := x.stringArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			contentID = str
-		case argKeyword:
-			str, err := x.stringArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			if str != "" {
-				filter(query.Term{Field: spec.field + ".keyword", Text: str})
-			}
-		case argData:
-			q, err := x.dataArg(v)
-			if err != nil {
-				return nil, true, err
-			}
-			filter(q)
-		case argPage:
-			// The spec types page as "string or integer" (§3).
-			if v.Kind != parser.IntValue && v.Kind != parser.StringValue {
-				return nil, true, x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int (or a numeric String), not %s", a.Name, v.Kind)
-			}
-			n, perr := content.Page(a.Name, v.Text)
-			if perr != nil {
-				return nil, true, x.at(v.Pos, perr)
-			}
-			page = n
-		case argPageSize:
-			if v.Kind != parser.IntValue {
-				return nil, true, x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int, not %s", a.Name, v.Kind)
-			}
-			n, perr := content.PageSize(a.Name, v.Text)
-			if perr != nil {
-				return nil, true, x.at(v.Pos, perr)
-			}
-			s.Size = n
-		case argSort:
-			str, err := x.stringArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			sortName, sortPos = str, v.Pos
-		case argSortAsc:
-			b, err := x.boolArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			asc = b
-		case argRetrieveChild:
-			b, err := x.boolArg(a.Name, v)
-			if err != nil {
-				return nil, true, err
-			}
-			children, childPos = b, v.Pos
-		case argDepth:
-			if v.Kind != parser.IntValue {
-				return nil, true, x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int, not %s", a.Name, v.Kind)
-			}
-			n, perr := strconv.Atoi(v.Text)
-			if perr != nil || n < 1 || n > maxChildDepth {
-				return nil, true, x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be a whole number from 1 to %d, not %s", a.Name, maxChildDepth, edge.Clip(v.Text))
-			}
-			depth, depthPos, depthSet = n, v.Pos, true
+			c.filter(q)
 		}
+	case argDate:
+		var q query.Query
+		if q, err = x.dateEquals(name, spec.field, v); err == nil {
+			c.filter(q)
+		}
+	case argID:
+		c.contentID, err = x.stringArg(name, v)
+	case argKeyword:
+		var str string
+		if str, err = x.stringArg(name, v); err == nil && str != "" {
+			c.filter(query.Term{Field: spec.field + ".keyword", Text: str})
+		}
+	case argData:
+		var q query.Query
+		if q, err = x.dataArg(v); err == nil {
+			c.filter(q)
+		}
+	case argPage:
+		// The spec types page as "string or integer".
+		if v.Kind != parser.IntValue && v.Kind != parser.StringValue {
+			return x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int (or a numeric String), not %s", name, v.Kind)
+		}
+		n, perr := content.Page(name, v.Text)
+		if perr != nil {
+			return x.at(v.Pos, perr)
+		}
+		c.page = n
+	case argPageSize:
+		if v.Kind != parser.IntValue {
+			return x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int, not %s", name, v.Kind)
+		}
+		n, perr := content.PageSize(name, v.Text)
+		if perr != nil {
+			return x.at(v.Pos, perr)
+		}
+		c.size = n
+	case argSort:
+		c.sortName, err = x.stringArg(name, v)
+		c.sortPos = v.Pos
+	case argSortAsc:
+		c.asc, err = x.boolArg(name, v)
+	case argRetrieveChild:
+		c.children, err = x.boolArg(name, v)
+		c.childPos = v.Pos
+	case argDepth:
+		if v.Kind != parser.IntValue {
+			return x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be an Int, not %s", name, v.Kind)
+		}
+		n, perr := strconv.Atoi(v.Text)
+		if perr != nil || n < 1 || n > maxChildDepth {
+			return x.errAt(v.Pos, edge.CodeInvalidArgument, "%s must be a whole number from 1 to %d, not %s", name, maxChildDepth, edge.Clip(v.Text))
+		}
+		c.depth, c.depthPos, c.depthSet = n, v.Pos, true
 	}
+	return err
+}
+
+// assembleSearch turns the gathered arguments into the search: retrieveChild and
+// contentId become id filters, sort and paging the order and window.
+func (x *gqlExec) assembleSearch(c *argValues) (*query.Search, *edge.Error) {
 	switch {
-	case children && contentID == "":
-		return nil, true, x.errAt(childPos, edge.CodeInvalidArgument, "retrieveChild needs contentId: the item whose children to return")
-	case depthSet && !children:
-		return nil, true, x.errAt(depthPos, edge.CodeInvalidArgument, "depth applies only with retrieveChild: true")
-	case children:
+	case c.children && c.contentID == "":
+		return nil, x.errAt(c.childPos, edge.CodeInvalidArgument, "retrieveChild needs contentId: the item whose children to return")
+	case c.depthSet && !c.children:
+		return nil, x.errAt(c.depthPos, edge.CodeInvalidArgument, "depth applies only with retrieveChild: true")
+	case c.children:
 		// D9, D12: the children (down to depth levels) of contentId, not the item itself.
-		q, err := x.descendants(contentID, depth)
+		q, err := x.descendants(c.contentID, c.depth)
 		if err != nil {
-			return nil, true, x.at(childPos, err)
+			return nil, x.at(c.childPos, err)
 		}
-		filter(q)
-	case contentID != "":
-		filter(query.IDs{Values: []string{contentID}})
+		c.filter(q)
+	case c.contentID != "":
+		c.filter(query.IDs{Values: []string{c.contentID}})
 	}
-	field2, serr := content.SortField("sort", sortName, x.fields)
+	field, serr := content.SortField("sort", c.sortName, x.fields)
 	if serr != nil {
-		return nil, true, x.at(sortPos, serr)
+		return nil, x.at(c.sortPos, serr)
 	}
-	s.Sort = []query.SortField{{Field: field2, Desc: !asc}}
-	s.From = content.Offset(page, s.Size)
-	switch len(filters) {
+	s := &query.Search{Query: query.MatchAll{}, Size: c.size, From: content.Offset(c.page, c.size)}
+	s.Sort = []query.SortField{{Field: field, Desc: !c.asc}}
+	switch len(c.filters) {
 	case 0:
 	case 1:
-		s.Query = filters[0].Query
+		s.Query = c.filters[0].Query
 	default:
-		s.Query = query.Bool{Clauses: filters}
+		s.Query = query.Bool{Clauses: c.filters}
 	}
-	return s, true, nil
+	return s, nil
 }
 
 // descendants returns a query for the items below id down to depth levels, following

@@ -584,158 +584,199 @@ func (x *gqlExec) introField(dst []byte, s *gqlSchema, v introValue, g *gqlGroup
 
 // introResolve is the value of field name of the introspection object v.
 func (s *gqlSchema) introResolve(v introValue, name string) introResult {
-	str := func(text string) introResult { return introResult{shape: introString, text: text} }
-	raw := func(json string) introResult { return introResult{shape: introRaw, text: json} }
-	one := func(o introValue) introResult { return introResult{shape: introOne, object: o} }
-	list := func(items []introValue) introResult { return introResult{shape: introList, list: items} }
-	null := introResult{shape: introNull}
 	if name == "__typename" {
-		return str(v.kind)
+		return resultString(v.kind)
 	}
 	switch v.kind {
 	case "__Schema":
-		switch name {
-		case "description":
-			return str(s.desc)
-		case "types":
-			items := make([]introValue, len(s.types))
-			for i, t := range s.types {
-				items[i] = introValue{kind: "__Type", ref: t.name, typ: t}
-			}
-			return list(items)
-		case "queryType":
-			return one(introValue{kind: "__Type", ref: s.types[0].name, typ: s.types[0]})
-		case "mutationType", "subscriptionType":
-			return null
-		case "directives":
-			items := make([]introValue, len(s.directives))
-			for i := range s.directives {
-				items[i] = introValue{kind: "__Directive", dir: &s.directives[i]}
-			}
-			return list(items)
-		}
+		return s.resolveSchema(name)
 	case "__Type":
-		t, wrapper := v.typ, wrapperKind(v.ref)
-		kind := wrapper
-		if t != nil {
-			kind = t.kind
-		}
-		switch name {
-		case "kind":
-			return str(kind)
-		case "ofType":
-			switch wrapper {
-			case "NON_NULL":
-				return one(s.typeValue(v.ref[:len(v.ref)-1]))
-			case "LIST":
-				return one(s.typeValue(v.ref[1 : len(v.ref)-1]))
-			}
-			return null
-		case "interfaces":
-			if kind == "OBJECT" {
-				return list(nil)
-			}
-			return null
-		case "possibleTypes", "inputFields": // no unions, interfaces or input objects
-			return null
-		case "isOneOf":
-			return raw("null")
-		}
-		if t == nil { // a wrapper has no name, description, fields or values
-			switch name {
-			case "name", "description", "specifiedByURL":
-				return str("")
-			case "fields", "enumValues":
-				return null
-			}
-			break
-		}
-		switch name {
-		case "name":
-			return str(t.name)
-		case "description":
-			return str(t.desc)
-		case "specifiedByURL":
-			return str(t.specifiedBy)
-		case "fields":
-			if t.kind != "OBJECT" {
-				return null
-			}
-			items := make([]introValue, len(t.fields))
-			for i := range t.fields {
-				items[i] = introValue{kind: "__Field", field: &t.fields[i]}
-			}
-			return list(items)
-		case "enumValues":
-			if t.kind != "ENUM" {
-				return null
-			}
-			items := make([]introValue, len(t.enumValues))
-			for i, e := range t.enumValues {
-				items[i] = introValue{kind: "__EnumValue", enum: e}
-			}
-			return list(items)
-		}
+		return s.resolveType(v, name)
 	case "__Field":
-		f := v.field
-		switch name {
-		case "name":
-			return str(f.name)
-		case "description":
-			return str(f.desc)
-		case "args":
-			return list(inputValues(f.args))
-		case "type":
-			return one(s.typeValue(f.typ))
-		case "isDeprecated":
-			return raw("false")
-		case "deprecationReason":
-			return raw("null")
-		}
+		return s.resolveField(v.field, name)
 	case "__InputValue":
-		in := v.input
-		switch name {
-		case "name":
-			return str(in.name)
-		case "description":
-			return str(in.desc)
-		case "type":
-			return one(s.typeValue(in.typ))
-		case "defaultValue":
-			return str(in.def)
-		case "isDeprecated":
-			return raw("false")
-		case "deprecationReason":
-			return raw("null")
-		}
+		return s.resolveInputValue(v.input, name)
 	case "__EnumValue":
-		switch name {
-		case "name":
-			return str(v.enum)
-		case "description":
-			return str("")
-		case "isDeprecated":
-			return raw("false")
-		case "deprecationReason":
-			return raw("null")
-		}
+		return resolveEnumValue(v.enum, name)
 	case "__Directive":
-		d := v.dir
-		switch name {
-		case "name":
-			return str(d.name)
-		case "description":
-			return str(d.desc)
-		case "isRepeatable":
-			if d.repeatable {
-				return raw("true")
-			}
-			return raw("false")
-		case "locations":
-			return introResult{shape: introNames, names: d.locations}
-		case "args":
-			return list(inputValues(d.args))
+		return resolveDirective(v.dir, name)
+	}
+	return introResult{}
+}
+
+// The shapes of introspection answers (introResult constructors).
+func resultString(text string) introResult      { return introResult{shape: introString, text: text} }
+func resultRaw(json string) introResult         { return introResult{shape: introRaw, text: json} }
+func resultObject(o introValue) introResult     { return introResult{shape: introOne, object: o} }
+func resultList(items []introValue) introResult { return introResult{shape: introList, list: items} }
+
+var resultNull = introResult{shape: introNull}
+
+// resolveSchema resolves a field of __Schema.
+func (s *gqlSchema) resolveSchema(name string) introResult {
+	switch name {
+	case "description":
+		return resultString(s.desc)
+	case "types":
+		items := make([]introValue, len(s.types))
+		for i, t := range s.types {
+			items[i] = introValue{kind: "__Type", ref: t.name, typ: t}
 		}
+		return resultList(items)
+	case "queryType":
+		return resultObject(introValue{kind: "__Type", ref: s.types[0].name, typ: s.types[0]})
+	case "mutationType", "subscriptionType":
+		return resultNull
+	case "directives":
+		items := make([]introValue, len(s.directives))
+		for i := range s.directives {
+			items[i] = introValue{kind: "__Directive", dir: &s.directives[i]}
+		}
+		return resultList(items)
+	}
+	return introResult{}
+}
+
+// resolveType resolves a field of __Type: a named type, or a LIST / NON_NULL wrapper
+// (whose ref ends in "]" or "!").
+func (s *gqlSchema) resolveType(v introValue, name string) introResult {
+	t, wrapper := v.typ, wrapperKind(v.ref)
+	kind := wrapper
+	if t != nil {
+		kind = t.kind
+	}
+	switch name {
+	case "kind":
+		return resultString(kind)
+	case "ofType":
+		switch wrapper {
+		case "NON_NULL":
+			return resultObject(s.typeValue(v.ref[:len(v.ref)-1]))
+		case "LIST":
+			return resultObject(s.typeValue(v.ref[1 : len(v.ref)-1]))
+		}
+		return resultNull
+	case "interfaces":
+		if kind == "OBJECT" {
+			return resultList(nil)
+		}
+		return resultNull
+	case "possibleTypes", "inputFields": // no unions, interfaces or input objects
+		return resultNull
+	case "isOneOf":
+		return resultRaw("null")
+	}
+	if t == nil { // a wrapper has no name, description, fields or values
+		switch name {
+		case "name", "description", "specifiedByURL":
+			return resultString("")
+		case "fields", "enumValues":
+			return resultNull
+		}
+		return introResult{}
+	}
+	return resolveNamedType(t, name)
+}
+
+// resolveNamedType resolves the fields of __Type that only a named type has.
+func resolveNamedType(t *gqlType, name string) introResult {
+	switch name {
+	case "name":
+		return resultString(t.name)
+	case "description":
+		return resultString(t.desc)
+	case "specifiedByURL":
+		return resultString(t.specifiedBy)
+	case "fields":
+		if t.kind != "OBJECT" {
+			return resultNull
+		}
+		items := make([]introValue, len(t.fields))
+		for i := range t.fields {
+			items[i] = introValue{kind: "__Field", field: &t.fields[i]}
+		}
+		return resultList(items)
+	case "enumValues":
+		if t.kind != "ENUM" {
+			return resultNull
+		}
+		items := make([]introValue, len(t.enumValues))
+		for i, e := range t.enumValues {
+			items[i] = introValue{kind: "__EnumValue", enum: e}
+		}
+		return resultList(items)
+	}
+	return introResult{}
+}
+
+// resolveField resolves a field of __Field.
+func (s *gqlSchema) resolveField(f *gqlField, name string) introResult {
+	switch name {
+	case "name":
+		return resultString(f.name)
+	case "description":
+		return resultString(f.desc)
+	case "args":
+		return resultList(inputValues(f.args))
+	case "type":
+		return resultObject(s.typeValue(f.typ))
+	}
+	return resolveDeprecation(name)
+}
+
+// resolveInputValue resolves a field of __InputValue.
+func (s *gqlSchema) resolveInputValue(in *gqlInput, name string) introResult {
+	switch name {
+	case "name":
+		return resultString(in.name)
+	case "description":
+		return resultString(in.desc)
+	case "type":
+		return resultObject(s.typeValue(in.typ))
+	case "defaultValue":
+		return resultString(in.def)
+	}
+	return resolveDeprecation(name)
+}
+
+// resolveEnumValue resolves a field of __EnumValue.
+func resolveEnumValue(enum, name string) introResult {
+	switch name {
+	case "name":
+		return resultString(enum)
+	case "description":
+		return resultString("")
+	}
+	return resolveDeprecation(name)
+}
+
+// resolveDeprecation answers the deprecation fields: nothing here is deprecated.
+func resolveDeprecation(name string) introResult {
+	switch name {
+	case "isDeprecated":
+		return resultRaw("false")
+	case "deprecationReason":
+		return resultRaw("null")
+	}
+	return introResult{}
+}
+
+// resolveDirective resolves a field of __Directive.
+func resolveDirective(d *gqlDirective, name string) introResult {
+	switch name {
+	case "name":
+		return resultString(d.name)
+	case "description":
+		return resultString(d.desc)
+	case "isRepeatable":
+		if d.repeatable {
+			return resultRaw("true")
+		}
+		return resultRaw("false")
+	case "locations":
+		return introResult{shape: introNames, names: d.locations}
+	case "args":
+		return resultList(inputValues(d.args))
 	}
 	return introResult{}
 }
