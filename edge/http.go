@@ -42,3 +42,8 @@ const (
 	DefaultMaxBodyBytes = 1 << 20
 	DefaultMaxURLBytes  = 8 << 10
 )
+
+// DefaultMaxResponseBytes bounds one answer's body (API.md D11): a request whose answer
+// would be larger gets 400 too_complex naming the limit, decided while the answer is
+// built, so that no request makes the engine hold an answer of unbounded size.
+const DefaultMaxResponseBytes = 32 << 20

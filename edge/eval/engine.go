@@ -3,6 +3,7 @@ package eval
 import (
 	"math/bits"
 
+	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -20,6 +21,8 @@ type Engine struct {
 	used     [][]float32 // score arrays handed out during this request
 	steps    int64
 	maxSteps int64
+	// maxAnswer bounds the answer a request builds (CheckAnswer); 0 means unlimited.
+	maxAnswer int
 
 	keywordStats map[string]fieldStats
 }
@@ -44,6 +47,24 @@ func (e *Engine) SetMaxSteps(n int64) { e.maxSteps = n }
 // (every search, aggregation, GraphQL descendant lookup and projection) spends the same
 // budget, so no shape of request can do more than one budget's work (API.md D11).
 func (e *Engine) BeginRequest() { e.steps = 0 }
+
+// SetMaxAnswerBytes sets the largest answer body a request may build (CheckAnswer); zero
+// or less means unlimited.
+func (e *Engine) SetMaxAnswerBytes(n int) { e.maxAnswer = max(n, 0) }
+
+// CheckAnswer reports a too_complex *edge.Error when an answer of size bytes is over the
+// limit, and charges the copying of a piece of copied bytes to the budget (one step per
+// KiB). Front-ends call it as they append items, so that an answer stops growing as soon
+// as it is too large rather than after it is built.
+func (e *Engine) CheckAnswer(size, copied int) error {
+	if e.maxAnswer > 0 && size > e.maxAnswer {
+		return edge.Errorf(edge.CodeTooComplex, "the answer would be larger than %d bytes (the response size limit); ask for fewer items, a smaller page or fewer fields", e.maxAnswer)
+	}
+	if copied <= 0 {
+		return nil
+	}
+	return e.spend(copied>>10 + 1)
+}
 
 // Spend charges n steps of work to the current request's budget; past the budget it
 // returns a too_complex *edge.Error. Front-ends call it for work they do outside the

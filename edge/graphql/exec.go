@@ -38,11 +38,13 @@ var graphQLLimits = parser.Limits{
 	MaxTokens: parser.DefaultMaxTokens,
 }
 
-// Searcher evaluates the searches a document asks for. Its budget is the request's:
-// the executor also spends it on the items it projects.
+// Searcher evaluates the searches a document asks for and keeps the request's budget:
+// the executor also spends it on the items it projects, and checks the answer's size
+// against the response limit as it grows.
 type Searcher interface {
 	Search(s *query.Search) (eval.Result, error)
 	Spend(n int) error
+	CheckAnswer(size, copied int) error
 }
 
 // Execute answers a GraphQL request (POST or GET /cda/graphql/v1/<env>, API.md D9)

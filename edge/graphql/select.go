@@ -57,7 +57,16 @@ func (x *gqlExec) content(dst []byte, g *gqlGroup) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
+		start := len(dst)
 		dst = x.appendItem(dst, snap.Item(doc), whole, plan)
+		// Projection reads the item and copies what is selected, as often as the
+		// selection names it (aliases): charge both, and stop at the size limit.
+		if err := x.engine.Spend(len(plan)); err != nil {
+			return nil, err
+		}
+		if err := x.engine.CheckAnswer(len(dst), len(dst)-start); err != nil {
+			return nil, err
+		}
 	}
 	dst = append(dst, `],"totalItems":`...)
 	dst = jsonw.Int(dst, int64(res.Total))

@@ -27,7 +27,11 @@ func restList(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, env.snap.Item(doc)...)
+		item := env.snap.Item(doc)
+		dst = append(dst, item...)
+		if err := env.engine.CheckAnswer(len(dst), len(item)); err != nil {
+			return nil, err
+		}
 	}
 	dst = append(dst, `],"totalItems":`...)
 	dst = jsonw.Int(dst, int64(res.Total))
@@ -79,7 +83,11 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
+		start := len(dst)
 		dst = dreq.Source.Append(dst, env.snap.Item(doc))
+		if err := env.engine.CheckAnswer(len(dst), len(dst)-start); err != nil {
+			return nil, err
+		}
 	}
 	dst = append(dst, `],"totalItems":`...)
 	dst = jsonw.Int(dst, int64(res.Total))

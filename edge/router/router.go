@@ -23,6 +23,10 @@ type Options struct {
 	// MaxBodyBytes and MaxURLBytes bound a request (413, 414); zero means the default.
 	MaxBodyBytes int
 	MaxURLBytes  int
+	// MaxResponseBytes bounds the body of one answer (400 too_complex above it, decided
+	// while the answer is built); zero means edge.DefaultMaxResponseBytes, below zero
+	// means no limit.
+	MaxResponseBytes int
 	// MaxSteps is the evaluation budget of one request (too_complex above it); zero
 	// means eval.DefaultMaxSteps, below zero means no limit.
 	MaxSteps int64
@@ -58,6 +62,9 @@ func New(opts Options) *Router {
 	if opts.MaxSteps == 0 {
 		opts.MaxSteps = eval.DefaultMaxSteps
 	}
+	if opts.MaxResponseBytes == 0 {
+		opts.MaxResponseBytes = edge.DefaultMaxResponseBytes
+	}
 	return &Router{opts: opts, envs: map[string]*environment{}}
 }
 
@@ -65,6 +72,7 @@ func New(opts Options) *Router {
 func (r *Router) Load(snap *snapshot.Snapshot) {
 	e := eval.NewEngine(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
+	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
 	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash()}
 }
 
@@ -116,6 +124,9 @@ func (r *Router) Serve(req *edge.Request) *edge.Response {
 	}
 	env.engine.BeginRequest()
 	buf, err := handlers[rt](r.buf[:0], env, req)
+	if err == nil {
+		err = env.engine.CheckAnswer(len(buf), 0)
+	}
 	if err != nil {
 		return r.failure(env, rt, edge.AsError(err))
 	}

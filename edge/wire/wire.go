@@ -139,7 +139,8 @@ func DecodeResponse(data []byte) (edge.Response, error) {
 
 // AppendOptions appends the options frame of o (router options, for the module's
 // configure export) to dst. Preview tokens are written sorted by environment, so equal
-// options give equal frames. Limits above 4 GiB - 1 are written as that.
+// options give equal frames. Limits above 4 GiB - 1 are written as that; an unlimited
+// (negative) response limit as 0, the default.
 func AppendOptions(dst []byte, o *router.Options) []byte {
 	envs := make([]string, 0, len(o.PreviewTokens))
 	for env := range o.PreviewTokens {
@@ -156,7 +157,7 @@ func AppendOptions(dst []byte, o *router.Options) []byte {
 		dst = appendStr(dst, env)
 		dst = appendStr(dst, o.PreviewTokens[env])
 	}
-	return dst
+	return appendU32(dst, clampU32(o.MaxResponseBytes))
 }
 
 // DecodeOptions parses one options frame that fills data exactly. PreviewTokens is nil
@@ -170,9 +171,15 @@ func DecodeOptions(data []byte) (router.Options, error) {
 	cc := d.str()
 	maxBody, maxURL := d.u32(), d.u32()
 	tokens := d.headers()
+	// The response limit came later: a frame without it takes the default.
+	var maxResponse uint32
+	if d.err == nil && d.off < len(d.data) {
+		maxResponse = d.u32()
+	}
 	if err := d.finish(); err != nil {
 		return o, err
 	}
+	o.MaxResponseBytes = int(maxResponse)
 	text := string(data)
 	o.CacheControl = cc.in(text)
 	o.MaxBodyBytes, o.MaxURLBytes = int(maxBody), int(maxURL)

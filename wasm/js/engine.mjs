@@ -61,12 +61,13 @@ export function encodeRequest(method, path, query, headers, body) {
   });
 }
 
-/** encodeOptions builds a CDOP frame from {cacheControl, maxBodyBytes, maxUrlBytes, previewTokens}. */
-export function encodeOptions({ cacheControl = '', maxBodyBytes = 0, maxUrlBytes = 0, previewTokens = {} } = {}) {
+/** encodeOptions builds a CDOP frame from {cacheControl, maxBodyBytes, maxUrlBytes, maxResponseBytes, previewTokens}. */
+export function encodeOptions({ cacheControl = '', maxBodyBytes = 0, maxUrlBytes = 0, maxResponseBytes = 0, previewTokens = {} } = {}) {
   const envs = Object.keys(previewTokens).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return frame('CDOP', (w) => {
     w.str(cacheControl); w.u32(maxBodyBytes); w.u32(maxUrlBytes); w.u32(envs.length);
     for (const env of envs) { w.str(env); w.str(previewTokens[env]); }
+    w.u32(maxResponseBytes);
   });
 }
 
@@ -151,7 +152,7 @@ export class Engine {
     return environment;
   }
 
-  /** configure sets the router options: {cacheControl, maxBodyBytes, maxUrlBytes, previewTokens: {env: token}}. */
+  /** configure sets the router options: {cacheControl, maxBodyBytes, maxUrlBytes, maxResponseBytes, previewTokens: {env: token}}. */
   configure(options) { this.#status('configure', encodeOptions(options)); }
 
   /** handle answers one request given in frame form (Fetch-style headers [[n, v]], body bytes). */

@@ -80,7 +80,7 @@ class NodeEngine {
  * returns an engine. options: {module: path | URL | bytes | WebAssembly.Module (default:
  * the packaged module.wasm), environment: the default environment of rest/graphql/search
  * (default: the first snapshot's), previewTokens: {env: token}, cacheControl,
- * maxBodyBytes, maxUrlBytes, output(fd, line)}.
+ * maxBodyBytes, maxUrlBytes, maxResponseBytes, output(fd, line)}.
  */
 export async function open(snapshots, options = {}) {
   const list = Array.isArray(snapshots) ? snapshots : [snapshots];

@@ -11,7 +11,7 @@
 // ASSETS, paths in var SNAPSHOT_PATHS); see the README ("Deploy to Cloudflare Workers").
 //
 // Vars: CDA_PREVIEW_TOKENS (JSON {env: token}; a secret), CDA_CACHE_CONTROL,
-// CDA_MAX_BODY_BYTES, CDA_MAX_URL_BYTES.
+// CDA_MAX_BODY_BYTES, CDA_MAX_URL_BYTES, CDA_MAX_RESPONSE_BYTES.
 import wasmModule from './module.wasm';
 import bundled from './snapshots.mjs';
 import { Engine } from './engine.mjs';
@@ -40,6 +40,7 @@ function routerOptions(env) {
     cacheControl: env.CDA_CACHE_CONTROL ?? '',
     maxBodyBytes: Number(env.CDA_MAX_BODY_BYTES ?? 0) || 0,
     maxUrlBytes: Number(env.CDA_MAX_URL_BYTES ?? 0) || 0,
+    maxResponseBytes: Number(env.CDA_MAX_RESPONSE_BYTES ?? 0) || 0,
     previewTokens: typeof tokens === 'string' ? JSON.parse(tokens || '{}') : (tokens ?? {}),
   };
 }
