@@ -23,6 +23,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/cdaedge/cdaedge/builder/version"
 )
 
 // command is one subcommand: its name, the one-line summary the top-level usage
@@ -64,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage())
 		return 0
 	case "-version", "--version":
-		fmt.Fprintf(stdout, "builder %s\n", version())
+		fmt.Fprintf(stdout, "builder %s\n", version.String())
 		return 0
 	}
 	c := lookup(args[0])

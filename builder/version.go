@@ -3,8 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"runtime/debug"
-	"strings"
+
+	"github.com/cdaedge/cdaedge/builder/version"
 )
 
 var versionCommand = command{
@@ -29,49 +29,6 @@ func runVersion(fs *flag.FlagSet, args []string, std stdio) error {
 	if len(pos) > 0 {
 		return errUsage{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
-	fmt.Fprintf(std.stdout, "builder %s\n", version())
+	fmt.Fprintf(std.stdout, "builder %s\n", version.String())
 	return nil
-}
-
-// version returns the program's version from the build information the Go toolchain
-// embeds: the main module's version ("(devel)" when built inside its own module),
-// then, if version control information was recorded, the first 12 hex digits of the
-// commit and "+dirty" if the work tree had uncommitted changes, e.g.
-// "(devel) 1a2b3c4d5e6f+dirty".
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	return versionOf(info)
-}
-
-// versionOf formats info for version.
-func versionOf(info *debug.BuildInfo) string {
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return v
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if strings.Contains(v, rev) {
-		return v // a pseudo-version already names the commit (and +dirty)
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return v + " " + rev
 }

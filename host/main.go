@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cdaedge/cdaedge/builder/version"
 	"github.com/cdaedge/cdaedge/host/compress"
 	"github.com/cdaedge/cdaedge/host/config"
 	"github.com/cdaedge/cdaedge/host/httpedge"
@@ -45,6 +46,10 @@ type engine interface {
 }
 
 func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Println("host", version.String())
+		return
+	}
 	cfg, err := config.Parse(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, config.ErrHelp) {
 		return

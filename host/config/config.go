@@ -186,7 +186,7 @@ func printUsage(out io.Writer, fs *flag.FlagSet) {
 Serves every *.snap file of DIR over HTTP: the API under /cda/, and /healthz, /readyz
 and /metrics. Every flag can also be set by its environment variable; a flag on the
 command line wins. SIGHUP rescans the snapshot folder; SIGTERM/SIGINT shut down
-gracefully.
+gracefully. 'host --version' prints the version.
 
 `)
 	var names []string

@@ -11,14 +11,15 @@ set -euo pipefail
 # of frame each under -Oz inlining) overflowed it and trapped. 512 KB leaves room for
 # every depth limit; --stack-first (TinyGo's default) makes an overflow a clean trap.
 STACK_SIZE=524288
-# -panic=trap: a panic (only ever a bug: the router answers every input) traps without
-# printing its message. Printing links the runtime's value printer and a message at every
-# bounds check, 11 KB, which ISSUE 5's 512 KiB budget cannot spare. The trap still kills
-# the instance and is logged by the JS glue with its wasm stack (function indices and
-# code offsets); a debug twin beside OUT (module-tinygo.debug.wasm for module-tinygo.wasm)
-# is the same module with its "name" section, to read those indices.
-# CDA_TINYGO_PANIC=print builds a module that prints panics, for chasing one.
-PANIC=${CDA_TINYGO_PANIC:-trap}
+# Panics print their message (TinyGo's -panic=print, the default): a panic is only ever a
+# bug, since the router answers every input, and its message is what makes it cheap to
+# fix. The module has room for it (about 11 KB: the runtime's value printer and a
+# message at each bounds check) within its 1 MiB budget. The instance still dies; the JS
+# glue and the host log the message with the wasm stack, and a debug twin beside OUT
+# (module-tinygo.debug.wasm for module-tinygo.wasm) is the same module with its "name"
+# section, to read the stack's function indices. CDA_TINYGO_PANIC=trap builds the
+# smaller module that traps without a message.
+PANIC=${CDA_TINYGO_PANIC:-print}
 tinygo=${1:?usage: build.sh TINYGO OUT} out=${2:?usage: build.sh TINYGO OUT}
 log=$(mktemp) full=$(mktemp --suffix=.wasm); trap 'rm -f "$log" "$full"' EXIT
 status=0
