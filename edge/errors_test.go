@@ -158,3 +158,50 @@ func TestErrorfVerbs(t *testing.T) {
 	}
 	t.Logf("checked %d calls of %d formatters", calls, len(formatAt))
 }
+
+// TestAsError checks that an *Error keeps its code, message and position through
+// wrapping with %w, and that any other error becomes internal without showing its text.
+func TestAsError(t *testing.T) {
+	positioned := &Error{Code: CodeInvalidQuery, Message: "syntax error", Line: 2, Column: 5, Offset: -1}
+	cause := errors.New("disk on fire")
+	for _, tc := range []struct {
+		name      string
+		err       error
+		code      Code
+		status    int
+		message   string
+		line, col int
+		unwrapsTo error
+	}{
+		{"bare", Errorf(CodeTooComplex, "limit %d", 3), CodeTooComplex, 400, "limit 3", 0, 0, nil},
+		{"wrapped once", fmt.Errorf("decoding: %w", positioned), CodeInvalidQuery, 400, "syntax error", 2, 5, nil},
+		{"wrapped twice", fmt.Errorf("a: %w", fmt.Errorf("b: %w", positioned)), CodeInvalidQuery, 400, "syntax error", 2, 5, nil},
+		{"cause kept", Wrap(cause, CodeInvalidArgument, "bad %s", "value"), CodeInvalidArgument, 400, "bad value", 0, 0, cause},
+		{"foreign", cause, CodeInternal, 500, "internal error", 0, 0, cause},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := AsError(tc.err)
+			if e.Code != tc.code || e.Status() != tc.status || e.Message != tc.message || e.Line != tc.line || e.Column != tc.col {
+				t.Errorf("AsError = %+v, want code %s status %d message %q at %d:%d", e, tc.code, tc.status, tc.message, tc.line, tc.col)
+			}
+			if tc.unwrapsTo != nil && !errors.Is(e, tc.unwrapsTo) {
+				t.Errorf("errors.Is(%v, cause) = false", e)
+			}
+		})
+	}
+}
+
+// TestCodeStatus checks the one mapping of codes to HTTP statuses (API.md D8).
+func TestCodeStatus(t *testing.T) {
+	want := map[Code]int{
+		CodeInvalidArgument: 400, CodeInvalidJSON: 400, CodeInvalidQuery: 400, CodeTooComplex: 400,
+		CodeUnauthorized: 401, CodeEnvironmentNotFound: 404, CodeContentNotFound: 404, CodeNotFound: 404,
+		CodeMethodNotAllowed: 405, CodePayloadTooLarge: 413, CodeURITooLong: 414, CodeInternal: 500,
+		Code("no_such_code"): 500,
+	}
+	for code, status := range want {
+		if got := code.Status(); got != status {
+			t.Errorf("%s.Status() = %d, want %d", code, got, status)
+		}
+	}
+}

@@ -342,7 +342,7 @@ func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.
 	case snapshot.KindDate:
 		inst, err := datetime.Parse(src)
 		if err != nil {
-			return nil, edge.Errorf(edge.CodeInvalidArgument, "range on %s: %v", field, err)
+			return nil, edge.Wrap(err, edge.CodeInvalidArgument, "range on %s: %v", field, err)
 		}
 		out.Value = query.Scalar{Kind: query.ScalarDate, Millis: inst.Millis, Text: b.Value.Text}
 	case snapshot.KindNumber:

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -150,19 +151,19 @@ func compileLuceneRegexp(pattern string, caseInsensitive bool) (*automaton.Match
 	if err == nil {
 		return m, nil
 	}
-	e, ok := err.(*automaton.Error)
-	if !ok {
-		return nil, edge.Errorf(edge.CodeInvalidQuery, "invalid regular expression %q: %v", edge.Clip(pattern), err)
+	var e *automaton.Error
+	if !errors.As(err, &e) {
+		return nil, edge.Wrap(err, edge.CodeInvalidQuery, "invalid regular expression %q: %v", edge.Clip(pattern), err)
 	}
 	switch e.Kind {
 	case automaton.ErrUnsupported:
-		return nil, edge.Errorf(edge.CodeInvalidQuery, "regular expression %q: the operator %q is not supported", edge.Clip(pattern), e.Operator)
+		return nil, edge.Wrap(e, edge.CodeInvalidQuery, "regular expression %q: the operator %q is not supported", edge.Clip(pattern), e.Operator)
 	case automaton.ErrUnterminatedQuote:
-		return nil, edge.Errorf(edge.CodeInvalidQuery, "regular expression %q: unterminated quoted string", edge.Clip(pattern))
+		return nil, edge.Wrap(e, edge.CodeInvalidQuery, "regular expression %q: unterminated quoted string", edge.Clip(pattern))
 	case automaton.ErrTooComplex:
-		return nil, edge.Errorf(edge.CodeTooComplex, "regular expression %q is too complex: %s", edge.Clip(pattern), e.Msg)
+		return nil, edge.Wrap(e, edge.CodeTooComplex, "regular expression %q is too complex: %s", edge.Clip(pattern), e.Msg)
 	}
-	return nil, edge.Errorf(edge.CodeInvalidQuery, "invalid regular expression %q: %s", edge.Clip(pattern), e.Msg)
+	return nil, edge.Wrap(e, edge.CodeInvalidQuery, "invalid regular expression %q: %s", edge.Clip(pattern), e.Msg)
 }
 
 // fuzzyTerm is one expansion of a fuzzy term with Lucene's boost for it.

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -67,9 +68,9 @@ func Execute(dst []byte, snap *snapshot.Snapshot, engine Searcher, req *edge.Req
 // parseError maps the parser's errors to the error vocabulary (D12): syntax errors are
 // invalid_query, limits too_complex; both keep their position (D8).
 func parseError(err error) *edge.Error {
-	e, ok := err.(*parser.Error)
-	if !ok {
-		return edge.Errorf(edge.CodeInvalidQuery, "%s", err.Error())
+	var e *parser.Error
+	if !errors.As(err, &e) {
+		return edge.Wrap(err, edge.CodeInvalidQuery, "%s", err.Error())
 	}
 	code := edge.CodeInvalidQuery
 	if e.Kind == parser.LimitError {
@@ -159,8 +160,7 @@ func decodeGraphQLEnvelope(v jsonr.Result) (gqlRequest, *edge.Error) {
 func decodeGraphQLURL(rawQuery string) (gqlRequest, *edge.Error) {
 	params, err := edge.ParseParams(rawQuery)
 	if err != nil {
-		e, _ := err.(*edge.Error)
-		return gqlRequest{}, e
+		return gqlRequest{}, edge.AsError(err)
 	}
 	var gr gqlRequest
 	var seen [3]bool
