@@ -363,18 +363,40 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 	if !o.text.Exists() {
 		return nil, errorf(edge.CodeInvalidQuery, path, "[multi_match] requires query")
 	}
-	type fb struct {
-		field string
-		boost float64
+	list, err := d.multiMatchFields(fields, fieldsGiven, path)
+	if err != nil {
+		return nil, err
 	}
-	var list []fb
+	if tie < 0 {
+		tie = 0
+		if typ == "most_fields" {
+			tie = 1 // Elasticsearch's most_fields is a dis_max with tie_breaker 1.0
+		}
+	}
+	q, err := d.multiMatchQuery(list, typ, &o, path, tie)
+	if err != nil {
+		return nil, err
+	}
+	return boosted(q, o.boost), nil
+}
+
+// weightedField is one field multi_match searches, with its ^boost.
+type weightedField struct {
+	field string
+	boost float64
+}
+
+// multiMatchFields reads multi_match's fields ("*" when not given): "name^boost"
+// entries, field patterns expanded to the text fields they match.
+func (d *decoder) multiMatchFields(fields []jsonr.Result, fieldsGiven bool, path string) ([]weightedField, error) {
+	var list []weightedField
 	add := func(name string, b float64, p string) error {
 		if strings.Contains(name, "*") {
 			for _, f := range d.expandPattern(name) {
-				list = append(list, fb{f, b})
+				list = append(list, weightedField{f, b})
 			}
 		} else {
-			list = append(list, fb{name, b})
+			list = append(list, weightedField{name, b})
 		}
 		if len(list) > d.lim.MaxClauses {
 			return errorf(edge.CodeTooComplex, p, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
@@ -400,23 +422,20 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 			return nil, err
 		}
 	}
-	if tie < 0 {
-		tie = 0
-		if typ == "most_fields" {
-			tie = 1 // Elasticsearch's most_fields is a dis_max with tie_breaker 1.0
-		}
-	}
+	return list, nil
+}
+
+// multiMatchQuery compiles multi_match of type typ over the fields (without the
+// query's own boost): cross_fields is term-centric, every other type a dis_max of
+// one match-family query per field.
+func (d *decoder) multiMatchQuery(list []weightedField, typ string, o *matchOpts, path string, tie float64) (query.Query, error) {
 	if typ == "cross_fields" {
 		fields := make([]string, len(list))
 		boosts := make([]float64, len(list))
 		for i, f := range list {
 			fields[i], boosts[i] = f.field, f.boost
 		}
-		q, err := d.crossFields(fields, boosts, &o, path, tie)
-		if err != nil {
-			return nil, err
-		}
-		return boosted(q, o.boost), nil
+		return d.crossFields(fields, boosts, o, path, tie)
 	}
 	mt := matchBool
 	switch typ {
@@ -429,22 +448,19 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 	}
 	var qs []query.Query
 	for _, f := range list {
-		q, err := d.matchField(f.field, mt, &o, path)
+		q, err := d.matchField(f.field, mt, o, path)
 		if err != nil {
 			return nil, err
 		}
 		qs = append(qs, boosted(q, f.boost))
 	}
-	var q query.Query
 	switch len(qs) {
 	case 0:
-		q = query.MatchNone{}
+		return query.MatchNone{}, nil
 	case 1:
-		q = qs[0]
-	default:
-		q = query.DisMax{Queries: qs, TieBreaker: tie}
+		return qs[0], nil
 	}
-	return boosted(q, o.boost), nil
+	return query.DisMax{Queries: qs, TieBreaker: tie}, nil
 }
 
 // crossFields approximates Elasticsearch's term-centric cross_fields: each term may

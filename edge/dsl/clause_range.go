@@ -19,14 +19,9 @@ func (d *decoder) rangeClause(body jsonr.Result, path string) (query.Query, erro
 	if !fv.IsObject() {
 		return nil, wrongType(fp, "an object of bounds such as {\"gte\": ...}", fv)
 	}
-	type bound struct {
-		v    jsonr.Result
-		incl bool
-		path string
-	}
-	var lo, hi *bound
+	var lo, hi *rangeEnd
 	inclLo, inclHi := true, true
-	var fromTo [2]*bound
+	var fromTo [2]*rangeEnd
 	b := 1.0
 	var format, zone string
 	err = d.members(fv, fp, func(key string, val jsonr.Result) error {
@@ -37,13 +32,13 @@ func (d *decoder) rangeClause(body jsonr.Result, path string) (query.Query, erro
 		var err error
 		switch key {
 		case "gte", "gt":
-			lo = &bound{val, key == "gte", p}
+			lo = &rangeEnd{val, key == "gte", p}
 		case "lte", "lt":
-			hi = &bound{val, key == "lte", p}
+			hi = &rangeEnd{val, key == "lte", p}
 		case "from":
-			fromTo[0] = &bound{val, true, p}
+			fromTo[0] = &rangeEnd{val, true, p}
 		case "to":
-			fromTo[1] = &bound{val, true, p}
+			fromTo[1] = &rangeEnd{val, true, p}
 		case "include_lower":
 			inclLo, err = boolean(val, p)
 		case "include_upper":
@@ -95,58 +90,70 @@ func (d *decoder) rangeClause(body jsonr.Result, path string) (query.Query, erro
 			return nil, err
 		}
 	}
-	conv := func(bd *bound, upper bool) (*query.Bound, error) {
-		v := bd.v
-		switch kind {
-		case kindDate:
-			ms, err := dateBound(v, bd.path, format, offset)
-			if err != nil {
-				return nil, err
-			}
-			// Printed as Elasticsearch prints date ranges: inclusive milliseconds.
-			if !bd.incl {
-				if upper {
-					ms--
-				} else {
-					ms++
-				}
-			}
-			return &query.Bound{Value: dateScalar(ms), Inclusive: true}, nil
-		case kindNumber:
-			f, err := number(v, bd.path)
-			if err != nil {
-				return nil, err
-			}
-			return &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: f, Text: strings.Trim(v.Raw, `"`)}, Inclusive: bd.incl}, nil
-		case kindBool:
-			bl, err := boolean(v, bd.path)
-			if err != nil {
-				return nil, err
-			}
-			return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: strconv.FormatBool(bl)}, Inclusive: bd.incl}, nil
-		}
-		switch v.Type {
-		case jsonr.Number:
-			return &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: v.Num, Text: v.Raw}, Inclusive: bd.incl}, nil
-		case jsonr.String:
-			return &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: v.Str, Text: v.Str}, Inclusive: bd.incl}, nil
-		case jsonr.True, jsonr.False:
-			bl := v.Type == jsonr.True
-			return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: v.Raw}, Inclusive: bd.incl}, nil
-		}
-		return nil, wrongType(bd.path, "a string, a number or a boolean", v)
-	}
 	if lo != nil {
-		if q.Lower, err = conv(lo, false); err != nil {
+		if q.Lower, err = rangeBound(kind, lo, false, format, offset); err != nil {
 			return nil, err
 		}
 	}
 	if hi != nil {
-		if q.Upper, err = conv(hi, true); err != nil {
+		if q.Upper, err = rangeBound(kind, hi, true, format, offset); err != nil {
 			return nil, err
 		}
 	}
 	return boosted(q, b), nil
+}
+
+// rangeEnd is one bound of a range clause as written: gte/gt/lte/lt, or from/to with
+// include_lower/include_upper.
+type rangeEnd struct {
+	v    jsonr.Result
+	incl bool
+	path string
+}
+
+// rangeBound converts a bound to the field's kind: dates to inclusive milliseconds
+// (in time_zone offset unless the text has a zone), numbers and booleans as such,
+// other fields by the JSON type of the value.
+func rangeBound(kind fieldKind, bd *rangeEnd, upper bool, format string, offset int64) (*query.Bound, error) {
+	v := bd.v
+	switch kind {
+	case kindDate:
+		ms, err := dateBound(v, bd.path, format, offset)
+		if err != nil {
+			return nil, err
+		}
+		// Printed as Elasticsearch prints date ranges: inclusive milliseconds.
+		if !bd.incl {
+			if upper {
+				ms--
+			} else {
+				ms++
+			}
+		}
+		return &query.Bound{Value: dateScalar(ms), Inclusive: true}, nil
+	case kindNumber:
+		f, err := number(v, bd.path)
+		if err != nil {
+			return nil, err
+		}
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: f, Text: strings.Trim(v.Raw, `"`)}, Inclusive: bd.incl}, nil
+	case kindBool:
+		bl, err := boolean(v, bd.path)
+		if err != nil {
+			return nil, err
+		}
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: strconv.FormatBool(bl)}, Inclusive: bd.incl}, nil
+	}
+	switch v.Type {
+	case jsonr.Number:
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: v.Num, Text: v.Raw}, Inclusive: bd.incl}, nil
+	case jsonr.String:
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: v.Str, Text: v.Str}, Inclusive: bd.incl}, nil
+	case jsonr.True, jsonr.False:
+		bl := v.Type == jsonr.True
+		return &query.Bound{Value: query.Scalar{Kind: query.ScalarBool, Bool: bl, Text: v.Raw}, Inclusive: bd.incl}, nil
+	}
+	return nil, wrongType(bd.path, "a string, a number or a boolean", v)
 }
 
 // dateBound parses a date bound (D5, D12): a date-time string (the start of the unit

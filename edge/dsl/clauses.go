@@ -9,6 +9,8 @@ import (
 )
 
 // query compiles one clause object ({"<type>": {...}}) at path (decisions D10).
+// This switch is the table of clause types; each family's decoders live in a file
+// of their own (clause_fulltext.go, clause_term.go, clause_range.go, ...).
 func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, error) {
 	if depth > d.lim.MaxDepth {
 		return nil, errorf(edge.CodeTooComplex, path, "clauses nest deeper than "+strconv.Itoa(d.lim.MaxDepth)+" levels (limit: nesting depth)")
