@@ -47,7 +47,7 @@ func (d *decoder) boolClause(body jsonr.Result, path string, depth int) (query.Q
 		case "minimum_should_match":
 			if msm, err = str(val, p); err == nil {
 				if _, ok := minShouldMatch(1<<20, msm); !ok {
-					err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+clip(msm)+"\"")
+					err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+edge.Clip(msm)+"\"")
 				}
 			}
 		case "adjust_pure_negative":

@@ -65,7 +65,7 @@ func operator(val jsonr.Result, p string) (bool, error) {
 	case strings.EqualFold(s, "and"):
 		return true, nil
 	}
-	return false, errorf(edge.CodeInvalidArgument, p, "must be OR or AND, not \""+clip(s)+"\"")
+	return false, errorf(edge.CodeInvalidArgument, p, "must be OR or AND, not \""+edge.Clip(s)+"\"")
 }
 
 // matchOption reads one option shared by match and multi_match; ok is false when the
@@ -85,7 +85,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 		var s string
 		if s, err = str(val, p); err == nil {
 			if _, ok := minShouldMatch(1<<20, s); !ok {
-				err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+clip(s)+"\"")
+				err = errorf(edge.CodeInvalidArgument, p, "bad minimum_should_match \""+edge.Clip(s)+"\"")
 			}
 			o.msm = s
 		}
@@ -94,7 +94,7 @@ func (d *decoder) matchOption(o *matchOpts, key string, val jsonr.Result, path s
 		if s, err = strictStr(val, p); err == nil {
 			a, ok := analysis.ByName(s)
 			if !ok {
-				return true, errorf(edge.CodeInvalidArgument, p, "analyzer ["+clip(s)+"] not found; use standard, simple, whitespace or keyword")
+				return true, errorf(edge.CodeInvalidArgument, p, "analyzer ["+edge.Clip(s)+"] not found; use standard, simple, whitespace or keyword")
 			}
 			o.analyzer, o.analyzerName = a, s
 		}
@@ -344,7 +344,7 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 			case "best_fields", "most_fields", "cross_fields", "phrase", "phrase_prefix", "bool_prefix":
 				typ = s
 			default:
-				return errorf(edge.CodeInvalidArgument, p, "unknown multi_match type ["+clip(s)+"]")
+				return errorf(edge.CodeInvalidArgument, p, "unknown multi_match type ["+edge.Clip(s)+"]")
 			}
 		case "tie_breaker":
 			f, err := number(val, p)
@@ -524,7 +524,7 @@ func fieldBoost(s, path string) (string, float64, error) {
 	}
 	f, err := strconv.ParseFloat(b, 64)
 	if err != nil || f < 0 {
-		return "", 0, errorf(edge.CodeInvalidArgument, path, "bad field boost in \""+clip(s)+"\"")
+		return "", 0, errorf(edge.CodeInvalidArgument, path, "bad field boost in \""+edge.Clip(s)+"\"")
 	}
 	return name, f, nil
 }

@@ -158,13 +158,13 @@ func parseFuzziness(v jsonr.Result, path string) (fuzziness, error) {
 		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
 		hi, err2 := strconv.Atoi(strings.TrimSpace(b))
 		if !ok || err1 != nil || err2 != nil || lo < 0 || hi < lo {
-			return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "failed to parse [\""+clip(s)+"\"] as \"AUTO:int,int\"")
+			return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "failed to parse [\""+edge.Clip(s)+"\"] as \"AUTO:int,int\"")
 		}
 		return fuzziness{auto: true, low: lo, high: hi}, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f < 0 {
-		return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "fuzziness must be AUTO, AUTO:low,high, 0, 1 or 2, not \""+clip(s)+"\"")
+		return fuzziness{}, errorf(edge.CodeInvalidArgument, path, "fuzziness must be AUTO, AUTO:low,high, 0, 1 or 2, not \""+edge.Clip(s)+"\"")
 	}
 	n := int(f)
 	if n > 2 {

@@ -168,13 +168,13 @@ func dateBound(v jsonr.Result, path, format string, offset int64) (int64, error)
 	case jsonr.String:
 		s := strings.TrimSpace(v.Str)
 		if strings.HasPrefix(s, "now") || strings.Contains(s, "||") {
-			return 0, errorf(edge.CodeInvalidArgument, path, "date math (\""+clip(s)+"\") is not supported: responses are cached, so give an explicit date-time")
+			return 0, errorf(edge.CodeInvalidArgument, path, "date math (\""+edge.Clip(s)+"\") is not supported: responses are cached, so give an explicit date-time")
 		}
 		switch format {
 		case "epoch_millis", "epoch_second":
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return 0, errorf(edge.CodeInvalidArgument, path, "\""+clip(s)+"\" is not "+format)
+				return 0, errorf(edge.CodeInvalidArgument, path, "\""+edge.Clip(s)+"\" is not "+format)
 			}
 			if format == "epoch_second" {
 				n *= 1000
@@ -223,5 +223,5 @@ func zoneOffset(z, path string) (int64, error) {
 			return off, nil
 		}
 	}
-	return 0, errorf(edge.CodeInvalidArgument, path, "time_zone must be UTC or a fixed offset such as +02:00, not \""+clip(z)+"\"")
+	return 0, errorf(edge.CodeInvalidArgument, path, "time_zone must be UTC or a fixed offset such as +02:00, not \""+edge.Clip(z)+"\"")
 }

@@ -74,7 +74,7 @@ func (d *decoder) terms(body jsonr.Result, path string) (query.Query, error) {
 			return err
 		}
 		if field != "" {
-			return errorf(edge.CodeInvalidQuery, path, "[terms] query does not support multiple fields, found ["+clip(field)+"] and ["+clip(key)+"]")
+			return errorf(edge.CodeInvalidQuery, path, "[terms] query does not support multiple fields, found ["+edge.Clip(field)+"] and ["+edge.Clip(key)+"]")
 		}
 		field, values = key, val
 		return nil

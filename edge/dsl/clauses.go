@@ -25,7 +25,7 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 	v.ForEach(func(k, val jsonr.Result) bool {
 		n++
 		if n == 2 {
-			err = errorf(edge.CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+clip(kind)+"] and ["+clip(k.Str)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+edge.Clip(kind)+"] and ["+edge.Clip(k.Str)+"]")
 			return false
 		}
 		kind, body = k.Str, val
@@ -78,11 +78,11 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 	case "simple_query_string":
 		return d.queryString(body, p, true)
 	}
-	return nil, errorf(edge.CodeInvalidQuery, path, "unknown query clause type ["+clip(kind)+"]; supported: match_all, match_none, match, match_phrase, match_phrase_prefix, match_bool_prefix, multi_match, query_string, simple_query_string, term, terms, range, prefix, wildcard, regexp, fuzzy, exists, ids, bool, constant_score, dis_max")
+	return nil, errorf(edge.CodeInvalidQuery, path, "unknown query clause type ["+edge.Clip(kind)+"]; supported: match_all, match_none, match, match_phrase, match_phrase_prefix, match_bool_prefix, multi_match, query_string, simple_query_string, term, terms, range, prefix, wildcard, regexp, fuzzy, exists, ids, bool, constant_score, dis_max")
 }
 
 func unsupported(path, clause, key string) error {
-	return errorf(edge.CodeInvalidQuery, path, "["+clause+"] query does not support ["+clip(key)+"]")
+	return errorf(edge.CodeInvalidQuery, path, "["+clause+"] query does not support ["+edge.Clip(key)+"]")
 }
 
 // boosted wraps q in a Boost unless b is 1.

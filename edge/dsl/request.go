@@ -135,7 +135,7 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 	case inList(unsupportedMembers[:], key):
 		return errorf(edge.CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported (see DIFFERENCES.md)")
 	default:
-		return errorf(edge.CodeInvalidQuery, "", "unknown search body member \""+clip(key)+"\"")
+		return errorf(edge.CodeInvalidQuery, "", "unknown search body member \""+edge.Clip(key)+"\"")
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (d *decoder) urlParams(c *collected) error {
 			continue
 		}
 		if seen[name] {
-			return errorf(edge.CodeInvalidArgument, "", "query parameter \""+clip(name)+"\" is given more than once")
+			return errorf(edge.CodeInvalidArgument, "", "query parameter \""+edge.Clip(name)+"\" is given more than once")
 		}
 		seen[name] = true
 		sv := jsonr.Result{Type: jsonr.String, Str: p.Value, Raw: string(jsonw.String(nil, p.Value))}
@@ -516,7 +516,7 @@ func sortAscValue(v jsonr.Result) (bool, error) {
 	case jsonr.String:
 		return content.SortAscending("[SortAsc]", v.Str)
 	}
-	return false, errorf(edge.CodeInvalidArgument, "SortAsc", "must be true or false, not "+clip(v.Raw))
+	return false, errorf(edge.CodeInvalidArgument, "SortAsc", "must be true or false, not "+edge.Clip(v.Raw))
 }
 
 // resolveSort resolves a sort field (D6, D12): the .keyword form sorts by the same raw
@@ -539,7 +539,7 @@ func (d *decoder) resolveSort(name, path string, unmapped bool) (string, error) 
 	if unmapped {
 		return "", nil
 	}
-	return "", errorf(edge.CodeInvalidArgument, path, "no item has the field ["+clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
+	return "", errorf(edge.CodeInvalidArgument, path, "no item has the field ["+edge.Clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
 }
 
 func (d *decoder) sortValue(v jsonr.Result, path string) ([]query.SortField, error) {
@@ -616,7 +616,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 						mode = s
 					case "numeric_type", "format":
 					default:
-						err = errorf(edge.CodeInvalidQuery, p, "sort option ["+clip(k)+"] is not supported")
+						err = errorf(edge.CodeInvalidQuery, p, "sort option ["+edge.Clip(k)+"] is not supported")
 					}
 					return err
 				})
@@ -654,7 +654,7 @@ func sortOrder(s, path string) (bool, error) {
 	case "desc":
 		return true, nil
 	}
-	return false, errorf(edge.CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+clip(s)+"\"")
+	return false, errorf(edge.CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+edge.Clip(s)+"\"")
 }
 
 // uriSort parses the URI search form: field[:asc|desc], comma-separated.
