@@ -8,7 +8,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
-// query compiles one clause object ({"<type>": {...}}) at path (decisions D10).
+// query compiles one clause object ({"<type>": {...}}) at path (API.md D10).
 // This switch is the table of clause types; each family's decoders live in a file
 // of their own (clause_fulltext.go, clause_term.go, clause_range.go, ...).
 func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, error) {
