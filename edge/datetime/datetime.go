@@ -1,7 +1,10 @@
 // Package datetime parses and formats the date-times of content items and of
 // date filters (D5, D12): ISO 8601 calendar dates with an optional time,
 // fraction and zone, held as milliseconds since the Unix epoch (UTC) together
-// with the precision the text was written to.
+// with the precision the text was written to. It is also the one place for
+// calendar arithmetic: epoch milliseconds to and from UTC calendar fields (Civil,
+// CivilMillis) and date patterns (AppendPattern), which the search DSL's date
+// formats and date histograms use.
 //
 // It is hand-written rather than built on package time to keep the TinyGo
 // WebAssembly module small; calendar arithmetic is the days-from-civil
@@ -189,13 +192,7 @@ func Parse(s string) (Instant, error) {
 // extended slice. Years outside 0000..9999 are written as ISO 8601 expanded
 // years ("+10000", "-0001"), as java.time does; every int64 is accepted.
 func AppendMillis(dst []byte, ms int64) []byte {
-	days := ms / msPerDay
-	rem := ms % msPerDay
-	if rem < 0 {
-		rem += msPerDay
-		days--
-	}
-	y, m, d := CivilFromDays(days)
+	y, m, d, hour, minute, second, milli := Civil(ms)
 	switch {
 	case y < 0:
 		dst = append(dst, '-')
@@ -211,13 +208,13 @@ func AppendMillis(dst []byte, ms int64) []byte {
 	dst = append(dst, '-')
 	dst = appendPadded(dst, uint64(d), 2)
 	dst = append(dst, 'T')
-	dst = appendPadded(dst, uint64(rem/3600000), 2)
+	dst = appendPadded(dst, uint64(hour), 2)
 	dst = append(dst, ':')
-	dst = appendPadded(dst, uint64(rem/60000%60), 2)
+	dst = appendPadded(dst, uint64(minute), 2)
 	dst = append(dst, ':')
-	dst = appendPadded(dst, uint64(rem/1000%60), 2)
+	dst = appendPadded(dst, uint64(second), 2)
 	dst = append(dst, '.')
-	dst = appendPadded(dst, uint64(rem%1000), 3)
+	dst = appendPadded(dst, uint64(milli), 3)
 	return append(dst, 'Z')
 }
 
@@ -230,65 +227,6 @@ func appendPadded(dst []byte, v uint64, width int) []byte {
 		v /= 10
 	}
 	return append(dst, buf[i:]...)
-}
-
-// DaysFromCivil returns the days from 1970-01-01 to y-m-d in the proleptic Gregorian
-// calendar (Howard Hinnant's algorithm, exact for every year), for m in 1..12 and any d.
-func DaysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y
-	if era < 0 {
-		era -= 399
-	}
-	era /= 400
-	yoe := y - era*400
-	mp := int64(m + 9)
-	if m > 2 {
-		mp = int64(m - 3)
-	}
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-// CivilFromDays is the inverse of DaysFromCivil.
-func CivilFromDays(z int64) (y int64, m, d int) {
-	z += 719468
-	era := z
-	if era < 0 {
-		era -= 146096
-	}
-	era /= 146097
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = int(doy - (153*mp+2)/5 + 1)
-	if mp < 10 {
-		m = int(mp + 3)
-	} else {
-		m = int(mp - 9)
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
-
-func daysIn(year, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 func digits(s string, p, n int) bool {

@@ -7,31 +7,13 @@ import (
 	"github.com/cdaedge/cdaedge/edge/datetime"
 )
 
-const msPerDay = 86400000
-
-// Civil splits epoch milliseconds into UTC calendar fields (proleptic Gregorian).
+// Civil is datetime.Civil, kept here for edge/eval's date histograms.
 func Civil(ms int64) (year int64, month, day, hour, minute, second, milli int) {
-	days := ms / msPerDay
-	rem := ms % msPerDay
-	if rem < 0 {
-		rem += msPerDay
-		days--
-	}
-	year, month, day = datetime.CivilFromDays(days)
-	return year, month, day, int(rem / 3600000), int(rem / 60000 % 60), int(rem / 1000 % 60), int(rem % 1000)
+	return datetime.Civil(ms)
 }
 
-// CivilMillis returns the epoch milliseconds of y-m-d 00:00 UTC; month may be outside
-// 1..12 (it carries into the year).
-func CivilMillis(y int64, m, d int) int64 {
-	y += int64((m - 1) / 12)
-	m = (m-1)%12 + 1
-	if m <= 0 {
-		m += 12
-		y--
-	}
-	return datetime.DaysFromCivil(y, m, d) * msPerDay
-}
+// CivilMillis is datetime.CivilMillis, kept here for edge/eval's date histograms.
+func CivilMillis(y int64, m, d int) int64 { return datetime.CivilMillis(y, m, d) }
 
 // namedFormats maps Elasticsearch's built-in date format names to patterns.
 var namedFormats = map[string]string{
@@ -49,9 +31,9 @@ var namedFormats = map[string]string{
 
 // FormatMillis appends ms (UTC) in an Elasticsearch date format: the default
 // strict_date_optional_time (also for ""), epoch_millis, epoch_second, a built-in
-// name, or a pattern of y, M, d, H, m, s, S letters with 'quoted' literals. Of a
-// "a||b" list the first is used, as Elasticsearch formats with the first. ok is false
-// for a format it does not support.
+// name, or a pattern of y, M, d, H, m, s, S letters with 'quoted' literals
+// (datetime.AppendPattern). Of a "a||b" list the first is used, as Elasticsearch
+// formats with the first. ok is false for a format it does not support.
 func FormatMillis(dst []byte, ms int64, format string) ([]byte, bool) {
 	format, _, _ = strings.Cut(format, "||")
 	switch format {
@@ -61,85 +43,10 @@ func FormatMillis(dst []byte, ms int64, format string) ([]byte, bool) {
 	case "epoch_millis":
 		return strconv.AppendInt(dst, ms, 10), true
 	case "epoch_second":
-		return strconv.AppendInt(dst, floorDiv(ms, 1000), 10), true
+		return strconv.AppendInt(dst, datetime.Seconds(ms), 10), true
 	}
 	if p, ok := namedFormats[format]; ok {
 		format = p
 	}
-	y, mo, d, h, mi, s, milli := Civil(ms)
-	for i := 0; i < len(format); {
-		c := format[i]
-		j := i
-		for j < len(format) && format[j] == c {
-			j++
-		}
-		n := j - i
-		switch c {
-		case 'y', 'u':
-			if n == 2 {
-				dst = pad(dst, int64((y%100+100)%100), 2)
-			} else {
-				dst = pad(dst, y, n)
-			}
-		case 'M':
-			dst = pad(dst, int64(mo), n)
-		case 'd':
-			dst = pad(dst, int64(d), n)
-		case 'H':
-			dst = pad(dst, int64(h), n)
-		case 'm':
-			dst = pad(dst, int64(mi), n)
-		case 's':
-			dst = pad(dst, int64(s), n)
-		case 'S':
-			frac := pad(nil, int64(milli), 3)
-			for k := 0; k < n; k++ {
-				if k < 3 {
-					dst = append(dst, frac[k])
-				} else {
-					dst = append(dst, '0')
-				}
-			}
-		case '\'':
-			end := strings.IndexByte(format[i+1:], '\'')
-			if end < 0 {
-				return dst, false
-			}
-			if end == 0 {
-				dst = append(dst, '\'')
-			} else {
-				dst = append(dst, format[i+1:i+1+end]...)
-			}
-			j = i + end + 2
-		case 'X', 'Z':
-			dst = append(dst, 'Z')
-		default:
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				return dst, false
-			}
-			dst = append(dst, format[i:j]...)
-		}
-		i = j
-	}
-	return dst, true
-}
-
-func pad(dst []byte, v int64, width int) []byte {
-	if v < 0 {
-		dst = append(dst, '-')
-		v = -v
-	}
-	s := strconv.FormatInt(v, 10)
-	for k := len(s); k < width; k++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, s...)
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
+	return datetime.AppendPattern(dst, ms, format)
 }

@@ -60,7 +60,7 @@ func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val j
 		key := k.Str
 		for _, s := range seen {
 			if s == key {
-				err = errorf(edge.CodeInvalidJSON, path, "duplicate member \""+clip(key)+"\"")
+				err = errorf(edge.CodeInvalidJSON, path, "duplicate member \""+edge.Clip(key)+"\"")
 				return false
 			}
 		}
@@ -85,7 +85,7 @@ func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Res
 	v.ForEach(func(k, vv jsonr.Result) bool {
 		n++
 		if n == 2 {
-			err = errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+clip(key)+"] and ["+clip(k.Str)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+edge.Clip(key)+"] and ["+edge.Clip(k.Str)+"]")
 			return false
 		}
 		key, val = k.Str, vv
@@ -165,17 +165,17 @@ func integer(v jsonr.Result, path string, lo, hi int) (int, error) {
 	case jsonr.String:
 		n, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil {
-			return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not \""+clip(v.Str)+"\"")
+			return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not \""+edge.Clip(v.Str)+"\"")
 		}
 		f = n
 	default:
 		return 0, wrongType(path, "a whole number", v)
 	}
 	if f != math.Trunc(f) || math.IsNaN(f) {
-		return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not "+clip(v.Raw))
+		return 0, errorf(edge.CodeInvalidArgument, path, "must be a whole number, not "+edge.Clip(v.Raw))
 	}
 	if f < float64(lo) || f > float64(hi) {
-		return 0, errorf(edge.CodeInvalidArgument, path, "must be from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+", not "+clip(strings.Trim(v.Raw, `"`)))
+		return 0, errorf(edge.CodeInvalidArgument, path, "must be from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+", not "+edge.Clip(strings.Trim(v.Raw, `"`)))
 	}
 	return int(f), nil
 }
@@ -191,7 +191,7 @@ func number(v jsonr.Result, path string) (float64, error) {
 	case jsonr.String:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return 0, errorf(edge.CodeInvalidArgument, path, "must be a number, not \""+clip(v.Str)+"\"")
+			return 0, errorf(edge.CodeInvalidArgument, path, "must be a number, not \""+edge.Clip(v.Str)+"\"")
 		}
 		return f, nil
 	}
@@ -229,15 +229,5 @@ func boost(v jsonr.Result, path string) (float64, error) {
 	return f, nil
 }
 
-// clip shortens s for a message, so that a huge input never makes a huge answer.
-func clip(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// clip is edge.Clip, for aggspec.go and querystring.go until they call edge.Clip.
+func clip(s string) string { return edge.Clip(s) }

@@ -1,5 +1,5 @@
 // Package dsl decodes the search endpoint's Elasticsearch request body (spec §4,
-// decisions D7, D10, D11, D12) into the engine's one query model (package query), the
+// API.md D7, D10, D11, D12) into the engine's one query model (package query), the
 // paging and sort of a query.Search, a _source filter and aggregation requests.
 //
 // It is a pure function of the body, the URL parameters and a read-only Schema: no
@@ -33,7 +33,7 @@ type Param struct {
 	Value string
 }
 
-// Limits bounds a request (decisions D7, D11). Zero fields take the defaults.
+// Limits bounds a request (API.md D7, D11). Zero fields take the defaults.
 type Limits struct {
 	// MaxClauses bounds the leaf and boolean clauses of the whole query (Lucene's
 	// max clause count, default 1024).
@@ -56,7 +56,7 @@ type Limits struct {
 	MaxSortKeys int
 }
 
-// Default limits (decisions D7, D11).
+// Default limits (API.md D7, D11).
 const (
 	DefaultMaxClauses      = 1024
 	DefaultMaxDepth        = 64
@@ -105,7 +105,7 @@ type Request struct {
 	// PostFilter, when not nil, restricts the hits but not the aggregations
 	// (Elasticsearch's post_filter).
 	PostFilter query.Query
-	// From and Size select the page (decisions D7).
+	// From and Size select the page (API.md D7).
 	From, Size int
 	// Sort is the order; empty means by relevance when the query scores, else the
 	// default order of D6.

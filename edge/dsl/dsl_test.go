@@ -347,16 +347,20 @@ func TestMinShouldMatch(t *testing.T) {
 	}
 }
 
+// TestFormatMillis covers Elasticsearch's format names and "||" lists; the patterns
+// themselves are datetime.AppendPattern's (TestAppendPattern there).
 func TestFormatMillis(t *testing.T) {
 	const ms = 1547457123120 // 2019-01-14T09:12:03.120Z
 	cases := map[string]string{
-		"":                              "2019-01-14T09:12:03.120Z",
-		"yyyy-MM-dd":                    "2019-01-14",
-		"yyyy-MM":                       "2019-01",
-		"date":                          "2019-01-14",
-		"epoch_millis":                  "1547457123120",
-		"dd/MM/yy HH:mm:ss.SSS":         "14/01/19 09:12:03.120",
-		"yyyy-MM-dd'T'HH||epoch_millis": "2019-01-14T09",
+		"":                               "2019-01-14T09:12:03.120Z",
+		"strict_date_optional_time":      "2019-01-14T09:12:03.120Z",
+		"yyyy-MM-dd":                     "2019-01-14",
+		"date":                           "2019-01-14",
+		"strict_date_hour_minute_second": "2019-01-14T09:12:03",
+		"epoch_millis":                   "1547457123120",
+		"epoch_second":                   "1547457123",
+		"yyyy-MM-dd'T'HH||epoch_millis":  "2019-01-14T09",
+		"epoch_second||yyyy":             "1547457123",
 	}
 	for f, want := range cases {
 		got, ok := FormatMillis(nil, ms, f)

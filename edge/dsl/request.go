@@ -133,9 +133,9 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 		c.filters = append(c.filters, namedValue{key, key, val})
 	case inList(ignoredMembers[:], key):
 	case inList(unsupportedMembers[:], key):
-		return errorf(edge.CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported (see DIFFERENCES.md)")
+		return errorf(edge.CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported")
 	default:
-		return errorf(edge.CodeInvalidQuery, "", "unknown search body member \""+clip(key)+"\"")
+		return errorf(edge.CodeInvalidQuery, "", "unknown search body member \""+edge.Clip(key)+"\"")
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (d *decoder) urlParams(c *collected) error {
 			continue
 		}
 		if seen[name] {
-			return errorf(edge.CodeInvalidArgument, "", "query parameter \""+clip(name)+"\" is given more than once")
+			return errorf(edge.CodeInvalidArgument, "", "query parameter \""+edge.Clip(name)+"\" is given more than once")
 		}
 		seen[name] = true
 		sv := jsonr.Result{Type: jsonr.String, Str: p.Value, Raw: string(jsonw.String(nil, p.Value))}
@@ -319,7 +319,7 @@ func (d *decoder) uriQuery(q string, opts map[string]string) (query.Query, error
 func (d *decoder) paging(c *collected, req *Request) error {
 	window := d.lim.MaxResultWindow
 	if (c.from != nil || c.size != nil) && (c.page != nil || c.pageSize != nil) {
-		return errorf(edge.CodeInvalidArgument, "", "give either from/size or Page/PageSize, not both (decisions D7)")
+		return errorf(edge.CodeInvalidArgument, "", "give either from/size or Page/PageSize, not both")
 	}
 	var err error
 	if c.from != nil {
@@ -346,12 +346,12 @@ func (d *decoder) paging(c *collected, req *Request) error {
 	if c.page != nil || c.pageSize != nil {
 		from := int64(page-1) * int64(size)
 		if from+int64(size) > int64(window) {
-			return errorf(edge.CodeInvalidArgument, "Page", "(Page-1)*PageSize + PageSize must be at most "+strconv.Itoa(window)+" (decisions D7)")
+			return errorf(edge.CodeInvalidArgument, "Page", "(Page-1)*PageSize + PageSize must be at most "+strconv.Itoa(window))
 		}
 		req.From, req.Size = int(from), size
 	}
 	if req.From+req.Size > window {
-		return errorf(edge.CodeInvalidArgument, "", "from + size must be at most "+strconv.Itoa(window)+", not "+strconv.Itoa(req.From+req.Size)+" (index.max_result_window, decisions D7)")
+		return errorf(edge.CodeInvalidArgument, "", "from + size must be at most "+strconv.Itoa(window)+", not "+strconv.Itoa(req.From+req.Size)+" (index.max_result_window)")
 	}
 	return nil
 }
@@ -516,7 +516,7 @@ func sortAscValue(v jsonr.Result) (bool, error) {
 	case jsonr.String:
 		return content.SortAscending("[SortAsc]", v.Str)
 	}
-	return false, errorf(edge.CodeInvalidArgument, "SortAsc", "must be true or false, not "+clip(v.Raw))
+	return false, errorf(edge.CodeInvalidArgument, "SortAsc", "must be true or false, not "+edge.Clip(v.Raw))
 }
 
 // resolveSort resolves a sort field (D6, D12): the .keyword form sorts by the same raw
@@ -539,7 +539,7 @@ func (d *decoder) resolveSort(name, path string, unmapped bool) (string, error) 
 	if unmapped {
 		return "", nil
 	}
-	return "", errorf(edge.CodeInvalidArgument, path, "no item has the field ["+clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element> (decisions D6, D12)")
+	return "", errorf(edge.CodeInvalidArgument, path, "no item has the field ["+edge.Clip(name)+"] to sort on; name a content item member such as CreatedAt or Name, or Data.<element>")
 }
 
 func (d *decoder) sortValue(v jsonr.Result, path string) ([]query.SortField, error) {
@@ -608,7 +608,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 						key.Desc, err = sortOrder(s, pp)
 					case "missing":
 						if s != "_last" {
-							err = errorf(edge.CodeInvalidArgument, pp, "only \"_last\" is supported: items without the field always come last (decisions D6)")
+							err = errorf(edge.CodeInvalidArgument, pp, "only \"_last\" is supported: items without the field always come last")
 						}
 					case "unmapped_type":
 						unmapped = true
@@ -616,7 +616,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 						mode = s
 					case "numeric_type", "format":
 					default:
-						err = errorf(edge.CodeInvalidQuery, p, "sort option ["+clip(k)+"] is not supported")
+						err = errorf(edge.CodeInvalidQuery, p, "sort option ["+edge.Clip(k)+"] is not supported")
 					}
 					return err
 				})
@@ -627,7 +627,7 @@ func (d *decoder) sortElement(e jsonr.Result, path string) ([]query.SortField, e
 				return wrongType(p, "\"asc\", \"desc\" or an object such as {\"order\":\"desc\"}", spec)
 			}
 			if mode != "" && !(mode == "min" && !key.Desc || mode == "max" && key.Desc) {
-				return errorf(edge.CodeInvalidArgument, join(p, "mode"), "only the default mode is supported: min for ascending, max for descending (decisions D12)")
+				return errorf(edge.CodeInvalidArgument, join(p, "mode"), "only the default mode is supported: min for ascending, max for descending")
 			}
 			if !key.Score {
 				f, err := d.resolveSort(name, p, unmapped)
@@ -654,7 +654,7 @@ func sortOrder(s, path string) (bool, error) {
 	case "desc":
 		return true, nil
 	}
-	return false, errorf(edge.CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+clip(s)+"\"")
+	return false, errorf(edge.CodeInvalidArgument, path, "sort order must be \"asc\" or \"desc\", not \""+edge.Clip(s)+"\"")
 }
 
 // uriSort parses the URI search form: field[:asc|desc], comma-separated.

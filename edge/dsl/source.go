@@ -244,7 +244,7 @@ func parseSource(v jsonr.Result, path string) (*SourceFilter, error) {
 			case "excludes", "exclude":
 				f.Excludes, err = patternList(val, p)
 			default:
-				err = errorf(edge.CodeInvalidQuery, path, "unknown _source member ["+clip(k.Str)+"]; use includes and excludes")
+				err = errorf(edge.CodeInvalidQuery, path, "unknown _source member ["+edge.Clip(k.Str)+"]; use includes and excludes")
 			}
 			return err == nil
 		})
