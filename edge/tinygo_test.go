@@ -24,7 +24,7 @@ var forbiddenImports = map[string]string{
 	"text/template":                          "panics at run time under TinyGo",
 	"html/template":                          "panics at run time under TinyGo",
 	"sync":                                   "the module is single-threaded; no goroutines",
-	"fmt":                                    "about 30 KB of the TinyGo module (ISSUE 5's size budget); use strconv",
+	"fmt":                                    "about 30 KB of the TinyGo module; use strconv",
 	"regexp":                                 "about 65 KB of the TinyGo module with the Unicode tables; use edge/automaton",
 	"github.com/tidwall/gjson":               "its path and modifier machinery is ~50 KB of the TinyGo module; use edge/jsonr",
 	"github.com/clipperhouse/uax29/v2/words": "its trie is 105 KB of the TinyGo module; use analysis/internal/wordbreak",

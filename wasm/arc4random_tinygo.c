@@ -2,7 +2,7 @@
 
 // arc4random for TinyGo's runtime, which calls it to seed its hashes. wasi-libc's
 // version carries an assert whose failure path links musl's printf and stdio: about
-// 18 KB of a module that never prints (ISSUE 5's size budget). Being defined here, the
+// 18 KB of a module that prints only panic messages. Being defined here, the
 // archive member is not linked. The entropy comes from the same WASI call.
 
 #include <stdint.h>

@@ -25,7 +25,7 @@ func main() {}
 // The collector's pace is the embedder's to set, through the GOGC variable of the
 // module's WASI environment (the host sets 25: see host/wasmpool). It is not set here
 // with runtime/debug.SetGCPercent because runtime/debug imports fmt and os, whose
-// initialisation alone kept about 345 KB in the std module (ISSUE 5's size budget);
+// initialisation alone kept about 345 KB in the std module;
 // TinyGo's collector has no such knob at all.
 
 // module is the instance's whole state: the adapter between the exports and the router.

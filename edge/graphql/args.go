@@ -19,7 +19,6 @@ type gqlArgKind uint8
 const (
 	argText    gqlArgKind = iota + 1 // D4 token-subset filter on a member
 	argDate                          // D5 date equality: the whole unit written
-	argRange                         // D5 range suffix _gte, _gt, _lte, _lt
 	argID                            // exact ContentID
 	argKeyword                       // exact value (TemplateID)
 	argData                          // data: {...} or data: "..."

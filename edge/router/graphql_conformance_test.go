@@ -13,7 +13,7 @@ import (
 )
 
 // graphQLCases are the GraphQL conformance table (testdata/conformance/graphql.json:
-// every documented example of spec §3 and every rule of D9 and ISSUE 4) plus cases too
+// every documented GraphQL example of edge/API.md and every rule of D9) plus cases too
 // large to write in a table.
 func graphQLCases(t *testing.T) []edgetest.Case {
 	cases := edgetest.LoadCases(t, "graphql.json")

@@ -1,6 +1,6 @@
 // Package parity replays the conformance tables (testdata/conformance) against every
 // runtime of the query module and compares each answer with the native router's, byte
-// for byte (ISSUE 5): the engine natively, the std Go module in wazero, the TinyGo
+// for byte: the engine natively, the std Go module in wazero, the TinyGo
 // module in wazero, the TinyGo module in Node (the @cdaedge/engine package) and in
 // workerd over HTTP (the Cloudflare worker). A failure names the runtime (the test) and
 // the case (the subtest).

@@ -1,4 +1,4 @@
-// Command startcheck measures the host's startup budget (ISSUE 5): from launching
+// Command startcheck measures the host's startup budget: from launching
 // build/host on a generated snapshot of --items items to its first 200 answer. It runs
 // the launch --runs times and judges the fastest run, so that one slow moment of a
 // shared CI machine does not decide: it prints every run, warns when the fastest is over
