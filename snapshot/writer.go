@@ -230,13 +230,44 @@ type docScratch struct {
 
 // Bytes builds the snapshot file.
 func (w *Writer) Bytes() ([]byte, error) {
+	// Items are numbered in ContentID order, whatever the order they were added in:
+	// that is what makes the output deterministic.
 	items := slices.Clone(w.items)
 	slices.SortFunc(items, func(a, b pendingItem) int { return strings.Compare(a.id, b.id) })
 	n := len(items)
 	if uint64(n) > math.MaxUint32-1 {
 		return nil, fmt.Errorf("too many items: %d", n)
 	}
+	fields, statuses := indexItems(items)
 
+	var b fileBuilder
+	b.start()
+	b.section(secMeta, metaSection(w.env, w.preview, statuses))
+	blob, offs, err := itemSections(items)
+	if err != nil {
+		return nil, err
+	}
+	b.section(secItems, blob)
+	b.section(secItemOffsets, offs)
+	blob, offs = idSections(items)
+	b.section(secIDs, blob)
+	b.section(secIDOffsets, offs)
+	fs := buildFieldSections(fields, n)
+	b.section(secFields, fs.dir)
+	b.section(secTerms, fs.terms)
+	b.section(secPostings, fs.postings)
+	b.section(secNorms, fs.norms)
+	b.section(secDocValues, fs.docvalues)
+	b.section(secRanks, fs.ranks)
+	b.section(secPerms, fs.perms)
+	return b.finish(w.preview, n), nil
+}
+
+// indexItems is the indexing pass over the sorted items, item number doc being the
+// position in items. It returns a builder per field (dotted path of a scalar value)
+// holding the field's index structures, and the set of Status values present.
+func indexItems(items []pendingItem) (map[string]*fieldBuilder, map[string]struct{}) {
+	n := len(items)
 	fields := map[string]*fieldBuilder{}
 	statuses := map[string]struct{}{}
 	scratch := &docScratch{values: map[string][]gjson.Result{}}
@@ -245,31 +276,44 @@ func (w *Writer) Bytes() ([]byte, error) {
 		if st := root.Get("Status"); st.Exists() {
 			statuses[st.String()] = struct{}{}
 		}
-		scratch.order = scratch.order[:0]
-		for k := range scratch.values {
-			delete(scratch.values, k)
-		}
-		root.ForEach(func(k, v gjson.Result) bool {
-			scratch.collect(k.Str, v)
-			return true
-		})
+		scratch.gather(root)
 		for _, path := range scratch.order {
 			fb := fields[path]
 			if fb == nil {
-				fb = &fieldBuilder{name: path, topLevel: !strings.Contains(path, "."), terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{}}
+				fb = newFieldBuilder(path)
 				fields[path] = fb
 			}
 			fb.addDoc(doc, n, scratch.values[path], scratch)
 		}
 	}
+	return fields, statuses
+}
 
-	var b fileBuilder
-	b.start()
+// newFieldBuilder returns an empty builder for the field at the dotted path.
+func newFieldBuilder(path string) *fieldBuilder {
+	return &fieldBuilder{name: path, topLevel: !strings.Contains(path, "."), terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{}}
+}
 
+// gather empties s and collects the scalar values of the item root into it, by
+// dotted path, in first-seen order. s is reused from item to item to save allocations.
+func (s *docScratch) gather(root gjson.Result) {
+	s.order = s.order[:0]
+	for k := range s.values {
+		delete(s.values, k)
+	}
+	root.ForEach(func(k, v gjson.Result) bool {
+		s.collect(k.Str, v)
+		return true
+	})
+}
+
+// metaSection returns the meta section: a JSON object with the environment, the
+// preview flag and the sorted Status values of the items.
+func metaSection(env string, preview bool, statuses map[string]struct{}) []byte {
 	meta := []byte(`{"environment":`)
-	meta = jsonw.String(meta, w.env)
+	meta = jsonw.String(meta, env)
 	meta = append(meta, `,"preview":`...)
-	meta = jsonw.Bool(meta, w.preview)
+	meta = jsonw.Bool(meta, preview)
 	meta = append(meta, `,"statuses":[`...)
 	for i, s := range sortedKeys(statuses) {
 		if i > 0 {
@@ -277,108 +321,153 @@ func (w *Writer) Bytes() ([]byte, error) {
 		}
 		meta = jsonw.String(meta, s)
 	}
-	meta = append(meta, "]}"...)
-	b.section(secMeta, meta)
+	return append(meta, "]}"...)
+}
 
+// itemSections returns the items section, the canonical JSON of the items one after
+// another, and its offsets section, u32[n+1] byte offsets into it. The offsets are 32
+// bits, so the items may total at most 4 GiB.
+func itemSections(items []pendingItem) (blob, offs []byte, err error) {
 	total := 0
 	for _, it := range items {
 		total += len(it.json)
 	}
-	blob := make([]byte, 0, total)
-	offs := make([]byte, 0, 4*(n+1))
+	blob = make([]byte, 0, total)
+	offs = make([]byte, 0, 4*(len(items)+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)
 	for _, it := range items {
 		blob = append(blob, it.json...)
 		if uint64(len(blob)) > math.MaxUint32 {
-			return nil, fmt.Errorf("items exceed 4 GiB")
+			return nil, nil, fmt.Errorf("items exceed 4 GiB")
 		}
 		offs = binary.LittleEndian.AppendUint32(offs, uint32(len(blob)))
 	}
-	b.section(secItems, blob)
-	b.section(secItemOffsets, offs)
+	return blob, offs, nil
+}
 
-	blob, offs = nil, make([]byte, 0, 4*(n+1))
+// idSections returns the ids section, the ContentIDs of the items one after another,
+// and its offsets section, u32[n+1] byte offsets into it. The ids are part of the
+// items, so they fit in 32-bit offsets when the items do.
+func idSections(items []pendingItem) (blob, offs []byte) {
+	offs = make([]byte, 0, 4*(len(items)+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)
 	for _, it := range items {
 		blob = append(blob, it.id...)
 		offs = binary.LittleEndian.AppendUint32(offs, uint32(len(blob)))
 	}
-	b.section(secIDs, blob)
-	b.section(secIDOffsets, offs)
+	return blob, offs
+}
 
-	var dir, terms, postings, norms, docvalues, ranks, perms []byte
+// fieldSections are the sections that index the fields: the field directory (dir)
+// and the sections its entries point into.
+type fieldSections struct {
+	dir, terms, postings, norms, docvalues, ranks, perms []byte
+}
+
+// buildFieldSections writes the directory entry and index structures of every field,
+// in name order, for n items.
+func buildFieldSections(fields map[string]*fieldBuilder, n int) fieldSections {
+	var s fieldSections
 	names := sortedKeys(fields)
-	dir = binary.AppendUvarint(dir, uint64(len(names)))
+	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
 	for _, name := range names {
-		fb := fields[name]
-		flags := uint64(0)
-		if fb.topLevel {
-			flags |= fieldTopLevel
-		}
-		if len(fb.terms) > 0 {
-			flags |= fieldHasText
-		}
-		if len(fb.keywords) > 0 {
-			flags |= fieldHasKeyword
-		}
-		if fb.hasValues {
-			flags |= fieldHasValues
-		}
-		if fb.multi {
-			flags |= fieldMultiValued
-		}
-		if fb.hasValues && fb.topLevel {
-			flags |= fieldHasPerms
-		}
-		dir = binary.AppendUvarint(dir, uint64(len(name)))
-		dir = append(dir, name...)
-		dir = binary.AppendUvarint(dir, flags)
-		dir = binary.AppendUvarint(dir, uint64(fb.docCount))
-		if flags&fieldHasText != 0 {
-			var off, size int
-			terms, postings, off, size = appendTermDict(terms, postings, fb.terms)
-			dir = appendUvarints(dir, off, size, fb.textDocs, int(fb.sumTTF), len(norms))
-			norms = append(norms, fb.norms...)
-		}
-		var kwOrder map[string]uint32
-		if flags&fieldHasKeyword != 0 {
-			var off, size int
-			terms, postings, off, size = appendTermDict(terms, postings, fb.keywords)
-			dir = appendUvarints(dir, off, size)
-			kwOrder = make(map[string]uint32, len(fb.keywords))
-			for i, k := range sortedKeys(fb.keywords) {
-				kwOrder[k] = uint32(i)
-			}
-		}
-		if flags&fieldHasValues != 0 {
-			dvOff := len(docvalues)
-			docvalues = appendDocValues(docvalues, fb.values, n, kwOrder)
-			asc, desc := fb.ranks(n)
-			ascOff := len(ranks)
-			ranks = appendU32s(ranks, asc)
-			descOff := ascOff
-			if fb.multi {
-				descOff = len(ranks)
-				ranks = appendU32s(ranks, desc)
-			}
-			dir = appendUvarints(dir, dvOff, len(docvalues)-dvOff, ascOff, descOff)
-			if flags&fieldHasPerms != 0 {
-				pa, pd := sortOrders(asc, desc)
-				dir = appendUvarints(dir, len(perms))
-				perms = appendU32s(perms, pa)
-				dir = appendUvarints(dir, len(perms))
-				perms = appendU32s(perms, pd)
-			}
-		}
+		s.addField(name, fields[name], n)
 	}
-	b.section(secFields, dir)
-	b.section(secTerms, terms)
-	b.section(secPostings, postings)
-	b.section(secNorms, norms)
-	b.section(secDocValues, docvalues)
-	b.section(secRanks, ranks)
-	b.section(secPerms, perms)
-	return b.finish(w.preview, n), nil
+	return s
+}
+
+// flags returns the field's directory flags: where it is and which index structures
+// it has.
+func (fb *fieldBuilder) flags() uint64 {
+	flags := uint64(0)
+	if fb.topLevel {
+		flags |= fieldTopLevel
+	}
+	if len(fb.terms) > 0 {
+		flags |= fieldHasText
+	}
+	if len(fb.keywords) > 0 {
+		flags |= fieldHasKeyword
+	}
+	if fb.hasValues {
+		flags |= fieldHasValues
+	}
+	if fb.multi {
+		flags |= fieldMultiValued
+	}
+	if fb.hasValues && fb.topLevel {
+		flags |= fieldHasPerms // sort orders are precomputed for top-level fields only
+	}
+	return flags
+}
+
+// addField appends the field's directory entry, name, flags and item count followed
+// by the locations of its text, keyword and value structures, which it appends to
+// their sections, in that order.
+func (s *fieldSections) addField(name string, fb *fieldBuilder, n int) {
+	flags := fb.flags()
+	s.dir = binary.AppendUvarint(s.dir, uint64(len(name)))
+	s.dir = append(s.dir, name...)
+	s.dir = binary.AppendUvarint(s.dir, flags)
+	s.dir = binary.AppendUvarint(s.dir, uint64(fb.docCount))
+	if flags&fieldHasText != 0 {
+		s.addText(fb)
+	}
+	var kwOrder map[string]uint32
+	if flags&fieldHasKeyword != 0 {
+		kwOrder = s.addKeywords(fb)
+	}
+	if flags&fieldHasValues != 0 {
+		s.addValues(fb, n, kwOrder, flags&fieldHasPerms != 0)
+	}
+}
+
+// addText appends the field's analysed-term dictionary and postings, and its norms;
+// the directory entry gets their locations and the field's text statistics.
+func (s *fieldSections) addText(fb *fieldBuilder) {
+	var off, size int
+	s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, fb.terms)
+	s.dir = appendUvarints(s.dir, off, size, fb.textDocs, int(fb.sumTTF), len(s.norms))
+	s.norms = append(s.norms, fb.norms...)
+}
+
+// addKeywords appends the field's exact-value dictionary and postings, and the
+// directory entry their location. It returns each keyword's ordinal in the sorted
+// dictionary, which the doc values store instead of the string.
+func (s *fieldSections) addKeywords(fb *fieldBuilder) map[string]uint32 {
+	var off, size int
+	s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, fb.keywords)
+	s.dir = appendUvarints(s.dir, off, size)
+	kwOrder := make(map[string]uint32, len(fb.keywords))
+	for i, k := range sortedKeys(fb.keywords) {
+		kwOrder[k] = uint32(i)
+	}
+	return kwOrder
+}
+
+// addValues appends the field's typed values of n items (strings as their keyword
+// ordinals in kwOrder), their ranks, the descending ones only for a multi-valued
+// field (otherwise they are the ascending ones), and with perms the precomputed sort
+// orders; the directory entry gets their locations.
+func (s *fieldSections) addValues(fb *fieldBuilder, n int, kwOrder map[string]uint32, perms bool) {
+	dvOff := len(s.docvalues)
+	s.docvalues = appendDocValues(s.docvalues, fb.values, n, kwOrder)
+	asc, desc := fb.ranks(n)
+	ascOff := len(s.ranks)
+	s.ranks = appendU32s(s.ranks, asc)
+	descOff := ascOff
+	if fb.multi {
+		descOff = len(s.ranks)
+		s.ranks = appendU32s(s.ranks, desc)
+	}
+	s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff, ascOff, descOff)
+	if perms {
+		pa, pd := sortOrders(asc, desc)
+		s.dir = appendUvarints(s.dir, len(s.perms))
+		s.perms = appendU32s(s.perms, pa)
+		s.dir = appendUvarints(s.dir, len(s.perms))
+		s.perms = appendU32s(s.perms, pd)
+	}
 }
 
 // collect records the scalar values below v under their dotted paths, in first-seen order.

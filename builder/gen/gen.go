@@ -338,8 +338,35 @@ func (g *Generator) title(r *rand.Rand, t, k int) string {
 	return s
 }
 
+// data writes item k's Data object: first the members every template shares, then
+// the template's own members. Every value is drawn from r in the order written, so
+// the helpers must run in this order for the output of a seed to stay the same.
 func (g *Generator) data(e *enc, r *rand.Rand, t, k int, name string) {
 	e.b = append(e.b, '{')
+	g.commonData(e, r, t, k, name)
+	switch t {
+	case tArticle:
+		g.articleData(e, r, k, name)
+	case tProduct:
+		g.productData(e, r, k)
+	case tAuthor:
+		g.authorData(e, r, k)
+	case tEvent:
+		g.eventData(e, r, k)
+	case tRecipe:
+		g.recipeData(e, r, k)
+	case tPage:
+		pageData(e, r)
+	case tCategory:
+		categoryData(e, r)
+	}
+	e.b = append(e.b, '}')
+}
+
+// commonData writes the Data members shared by templates: title, slug, an HTML body
+// and summary for the text templates, tags, and an image for all but authors and
+// categories.
+func (g *Generator) commonData(e *enc, r *rand.Rand, t, k int, name string) {
 	e.str("title", name)
 	e.str("slug", "/"+templates[t].name+"/"+strconv.Itoa(k))
 	switch t {
@@ -349,115 +376,145 @@ func (g *Generator) data(e *enc, r *rand.Rand, t, k int, name string) {
 		e.str("summary", sentence(r, 12+r.IntN(12)))
 	}
 	e.key("tags")
-	e.b = append(e.b, '[')
-	for i, n := 0, r.IntN(5); i < n; i++ {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = jsonw.String(e.b, pickS(r, tagPool))
-	}
-	e.b = append(e.b, ']')
+	e.b = appendTags(e.b, r)
 	if t != tAuthor && t != tCategory {
 		e.key("image")
 		g.media(e, r, k)
 	}
-	switch t {
-	case tArticle:
-		e.num("readingMinutes", strconv.Itoa(2+r.IntN(25)))
-		e.boolean("featured", r.IntN(6) == 0)
-		g.refs(e, r, "author", tAuthor, k, 1)
-		g.refs(e, r, "related", tArticle, k, r.IntN(4))
-		e.key("seo")
-		e.b = append(e.b, '{')
-		e.str("metaTitle", name+" | Example")
-		e.str("metaDescription", sentence(r, 20))
-		e.key("keywords")
-		e.b = append(e.b, '[')
-		e.b = jsonw.String(e.b, pickS(r, words))
-		e.b = append(e.b, ',')
-		e.b = jsonw.String(e.b, pickS(r, words))
-		e.b = append(e.b, "]}"...)
-	case tProduct:
-		cents := 99 + r.IntN(50000)
-		e.num("price", strconv.Itoa(cents/100)+"."+twoDigits(cents%100))
-		e.str("currency", pickS(r, []string{"EUR", "USD", "JPY", "CHF"}))
-		e.num("stock", strconv.Itoa(r.IntN(5000)))
-		e.num("rating", strconv.Itoa(1+r.IntN(4))+"."+strconv.Itoa(r.IntN(10)))
-		e.num("weightKg", strconv.Itoa(r.IntN(20))+"."+strconv.Itoa(r.IntN(10))+"50") // trailing zero kept (D2)
-		e.boolean("inStock", r.IntN(5) != 0)
-		e.key("description")
-		e.b = appendHTML(e.b, r, 1+r.IntN(3))
-		e.key("variants")
-		e.b = append(e.b, '[')
-		for i, n := 0, 1+r.IntN(3); i < n; i++ {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = append(e.b, '{')
-			e.str("sku", "SKU-"+strconv.Itoa(k)+"-"+strconv.Itoa(i))
-			e.str("color", pickS(r, []string{"Schwarz", "Blanc cassé", "赤", "Navy"}))
-			e.num("size", strconv.Itoa(36+r.IntN(10)))
-			e.num("priceDelta", pickS(r, []string{"0", "2.5", "-1.00", "1e1"}))
-			e.b = append(e.b, '}')
+}
+
+// appendTags appends a JSON array of zero to four tags drawn from tagPool (repeats
+// allowed).
+func appendTags(dst []byte, r *rand.Rand) []byte {
+	dst = append(dst, '[')
+	for i, n := 0, r.IntN(5); i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ',')
 		}
-		e.b = append(e.b, ']')
-		g.refs(e, r, "category", tCategory, k, 1)
-	case tAuthor:
-		e.key("bio")
-		e.b = appendHTML(e.b, r, 1)
-		e.str("email", "author"+strconv.Itoa(k)+"@example.com")
-		e.key("avatar")
-		g.media(e, r, k)
-		e.key("social")
-		e.b = append(e.b, '{')
-		e.str("twitter", "@author"+strconv.Itoa(k))
-		e.str("website", "https://example.com/authors/"+strconv.Itoa(k))
-		e.b = append(e.b, '}')
-	case tEvent:
-		c := cities[r.IntN(len(cities))]
-		start := epochStart + r.Int64N(epochSpan)
-		e.str("startsAt", isoMillis(start))
-		e.str("endsAt", isoMillis(start+int64(1+r.IntN(72))*3600*1000))
-		e.key("venue")
-		e.b = append(e.b, '{')
-		e.str("name", "Halle "+strconv.Itoa(1+r.IntN(9)))
-		e.str("city", c.city)
-		e.str("country", c.country)
-		e.key("geo")
-		e.b = append(e.b, '{')
-		e.num("lat", c.lat)
-		e.num("lng", c.lng)
-		e.b = append(e.b, "}}"...)
-		e.num("capacity", strconv.Itoa(50*(1+r.IntN(400))))
-		e.boolean("soldOut", r.IntN(8) == 0)
-		e.num("ticketPrice", strconv.Itoa(5+r.IntN(120))+".00")
-		g.refs(e, r, "speakers", tAuthor, k, 1+r.IntN(3))
-	case tRecipe:
-		e.num("servings", strconv.Itoa(1+r.IntN(8)))
-		e.num("prepMinutes", strconv.Itoa(5+r.IntN(120)))
-		e.boolean("vegetarian", r.IntN(3) == 0)
-		e.key("ingredients")
-		e.b = append(e.b, '[')
-		for i, n := 0, 3+r.IntN(6); i < n; i++ {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = append(e.b, '{')
-			e.str("name", pickS(r, []string{"Mehl", "Crème fraîche", "Zucker", "味噌", "Eier", "Beurre", "Sahne"}))
-			e.num("amount", strconv.Itoa(1+r.IntN(500)))
-			e.str("unit", pickS(r, []string{"g", "ml", "Stück", "cuillère"}))
-			e.b = append(e.b, '}')
-		}
-		e.b = append(e.b, ']')
-		g.refs(e, r, "author", tAuthor, k, 1)
-	case tPage:
-		e.num("order", strconv.Itoa(r.IntN(100)))
-		e.boolean("showInNav", r.IntN(2) == 0)
-	case tCategory:
-		e.str("description", sentence(r, 10))
-		e.num("sortOrder", strconv.Itoa(r.IntN(50)))
+		dst = jsonw.String(dst, pickS(r, tagPool))
 	}
+	return append(dst, ']')
+}
+
+// articleData writes an Article's own members: reading time, featured flag, author
+// and related-article references, and an SEO object.
+func (g *Generator) articleData(e *enc, r *rand.Rand, k int, name string) {
+	e.num("readingMinutes", strconv.Itoa(2+r.IntN(25)))
+	e.boolean("featured", r.IntN(6) == 0)
+	g.refs(e, r, "author", tAuthor, k, 1)
+	g.refs(e, r, "related", tArticle, k, r.IntN(4))
+	e.key("seo")
+	e.b = append(e.b, '{')
+	e.str("metaTitle", name+" | Example")
+	e.str("metaDescription", sentence(r, 20))
+	e.key("keywords")
+	e.b = append(e.b, '[')
+	e.b = jsonw.String(e.b, pickS(r, words))
+	e.b = append(e.b, ',')
+	e.b = jsonw.String(e.b, pickS(r, words))
+	e.b = append(e.b, "]}"...)
+}
+
+// productData writes a Product's own members: price and stock numbers (some in
+// forms the builder must keep exactly, D2), an HTML description, variants and a
+// category reference.
+func (g *Generator) productData(e *enc, r *rand.Rand, k int) {
+	cents := 99 + r.IntN(50000)
+	e.num("price", strconv.Itoa(cents/100)+"."+twoDigits(cents%100))
+	e.str("currency", pickS(r, []string{"EUR", "USD", "JPY", "CHF"}))
+	e.num("stock", strconv.Itoa(r.IntN(5000)))
+	e.num("rating", strconv.Itoa(1+r.IntN(4))+"."+strconv.Itoa(r.IntN(10)))
+	e.num("weightKg", strconv.Itoa(r.IntN(20))+"."+strconv.Itoa(r.IntN(10))+"50") // trailing zero kept (D2)
+	e.boolean("inStock", r.IntN(5) != 0)
+	e.key("description")
+	e.b = appendHTML(e.b, r, 1+r.IntN(3))
+	e.key("variants")
+	e.b = append(e.b, '[')
+	for i, n := 0, 1+r.IntN(3); i < n; i++ {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(e.b, '{')
+		e.str("sku", "SKU-"+strconv.Itoa(k)+"-"+strconv.Itoa(i))
+		e.str("color", pickS(r, []string{"Schwarz", "Blanc cassé", "赤", "Navy"}))
+		e.num("size", strconv.Itoa(36+r.IntN(10)))
+		e.num("priceDelta", pickS(r, []string{"0", "2.5", "-1.00", "1e1"})) // number forms kept as written (D2)
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, ']')
+	g.refs(e, r, "category", tCategory, k, 1)
+}
+
+// authorData writes an Author's own members: an HTML bio, email, avatar image and
+// social links.
+func (g *Generator) authorData(e *enc, r *rand.Rand, k int) {
+	e.key("bio")
+	e.b = appendHTML(e.b, r, 1)
+	e.str("email", "author"+strconv.Itoa(k)+"@example.com")
+	e.key("avatar")
+	g.media(e, r, k)
+	e.key("social")
+	e.b = append(e.b, '{')
+	e.str("twitter", "@author"+strconv.Itoa(k))
+	e.str("website", "https://example.com/authors/"+strconv.Itoa(k))
 	e.b = append(e.b, '}')
+}
+
+// eventData writes an Event's own members: start and end times, a venue with a
+// city and geo point, capacity, ticket price and speaker references.
+func (g *Generator) eventData(e *enc, r *rand.Rand, k int) {
+	c := cities[r.IntN(len(cities))]
+	start := epochStart + r.Int64N(epochSpan)
+	e.str("startsAt", isoMillis(start))
+	e.str("endsAt", isoMillis(start+int64(1+r.IntN(72))*3600*1000))
+	e.key("venue")
+	e.b = append(e.b, '{')
+	e.str("name", "Halle "+strconv.Itoa(1+r.IntN(9)))
+	e.str("city", c.city)
+	e.str("country", c.country)
+	e.key("geo")
+	e.b = append(e.b, '{')
+	e.num("lat", c.lat)
+	e.num("lng", c.lng)
+	e.b = append(e.b, "}}"...)
+	e.num("capacity", strconv.Itoa(50*(1+r.IntN(400))))
+	e.boolean("soldOut", r.IntN(8) == 0)
+	e.num("ticketPrice", strconv.Itoa(5+r.IntN(120))+".00")
+	g.refs(e, r, "speakers", tAuthor, k, 1+r.IntN(3))
+}
+
+// recipeData writes a Recipe's own members: servings, preparation time, a
+// vegetarian flag, ingredients and an author reference.
+func (g *Generator) recipeData(e *enc, r *rand.Rand, k int) {
+	e.num("servings", strconv.Itoa(1+r.IntN(8)))
+	e.num("prepMinutes", strconv.Itoa(5+r.IntN(120)))
+	e.boolean("vegetarian", r.IntN(3) == 0)
+	e.key("ingredients")
+	e.b = append(e.b, '[')
+	for i, n := 0, 3+r.IntN(6); i < n; i++ {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(e.b, '{')
+		e.str("name", pickS(r, []string{"Mehl", "Crème fraîche", "Zucker", "味噌", "Eier", "Beurre", "Sahne"}))
+		e.num("amount", strconv.Itoa(1+r.IntN(500)))
+		e.str("unit", pickS(r, []string{"g", "ml", "Stück", "cuillère"}))
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, ']')
+	g.refs(e, r, "author", tAuthor, k, 1)
+}
+
+// pageData writes a Page's own members: its navigation order and visibility.
+func pageData(e *enc, r *rand.Rand) {
+	e.num("order", strconv.Itoa(r.IntN(100)))
+	e.boolean("showInNav", r.IntN(2) == 0)
+}
+
+// categoryData writes a Category's own members: a description and sort order.
+func categoryData(e *enc, r *rand.Rand) {
+	e.str("description", sentence(r, 10))
+	e.num("sortOrder", strconv.Itoa(r.IntN(50)))
 }
 
 // refs writes a content reference element (decisions D2) to up to n published items

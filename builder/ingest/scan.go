@@ -160,118 +160,21 @@ func (s *scanner) item(info *itemInfo) error {
 	s.info = info
 	s.skipWS()
 	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
-		start := s.pos
-		k, err := s.value(false)
-		if err != nil {
-			return err
-		}
-		info.issues = append(info.issues, issue{off: start, ptr: s.prefix,
-			msg: "item must be a JSON object, got " + article(k)})
-		return nil
+		return s.nonObjectItem()
 	}
 	info.object = true
 	start := s.pos
 	s.pos++
 	s.depth++
-	var seen [16]string // documented members seen; duplicates are ambiguous
-	nseen := 0
-	var extra map[string]bool
-	hasContentID := false
+	var members itemMembers
 	for first := true; ; first = false {
 		s.skipWS()
 		if first && s.pos < len(s.data) && s.data[s.pos] == '}' {
 			s.pos++
 			break
 		}
-		koff := s.pos
-		a, b, esc, err := s.key()
-		if err != nil {
+		if err := s.itemMember(&members); err != nil {
 			return err
-		}
-		name := s.decode(a, b, esc)
-		ptr := s.prefix + "/" + escapePointer(name)
-		dup := false
-		if _, documented := memberType[name]; documented {
-			for _, n := range seen[:nseen] {
-				dup = dup || n == name
-			}
-			if !dup && nseen < len(seen) {
-				seen[nseen] = name
-				nseen++
-			}
-		} else {
-			if extra == nil {
-				extra = map[string]bool{}
-			}
-			dup = extra[name]
-			extra[name] = true
-		}
-		if dup {
-			info.issues = append(info.issues, issue{off: koff, ptr: ptr, msg: "duplicate member"})
-		}
-		voff := s.pos
-		want, documented := memberType[name]
-		switch {
-		case name == "Data":
-			s.path = append(s.path[:0], segment{a: a, b: b, esc: esc, index: -1})
-			s.inData = true
-			k, err := s.value(true)
-			s.inData = false
-			if err != nil {
-				return err
-			}
-			// null counts as absent (decisions D2 constrains values that are present;
-			// Elasticsearch, too, indexes nothing for null). The item keeps it verbatim.
-			if k == kindObject || k == kindNull {
-				break
-			}
-			info.issues = append(info.issues, issue{off: voff, ptr: ptr,
-				msg: "must be an object, got " + article(k)})
-		case documented && want == kindString:
-			if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-				k, err := s.value(false)
-				if err != nil {
-					return err
-				}
-				if k == kindNull && name != "ContentID" {
-					break // null counts as absent, as for Data above
-				}
-				info.issues = append(info.issues, issue{off: voff, ptr: ptr,
-					msg: "must be a string, got " + article(k)})
-				if name == "ContentID" {
-					hasContentID = true
-				}
-				break
-			}
-			a, b, esc, err := s.str()
-			if err != nil {
-				return err
-			}
-			v := s.decode(a, b, esc)
-			switch name {
-			case "ContentID":
-				hasContentID = true
-				if v == "" {
-					info.issues = append(info.issues, issue{off: voff, ptr: ptr,
-						msg: "must be a non-empty string"})
-				} else if !dup {
-					info.contentID, info.hasID = v, true
-				}
-			case "Status":
-				if !dup {
-					info.status, info.hasStatus = v, true
-				}
-			case "CreatedAt", "UpdatedAt", "PublishedAt":
-				if err := s.check(v); err != nil {
-					info.issues = append(info.issues, issue{off: voff, ptr: ptr,
-						msg: "must be an ISO 8601 date-time (decisions D5): " + err.Error()})
-				}
-			}
-		default:
-			s.path = append(s.path[:0], segment{a: a, b: b, esc: esc, index: -1})
-			if _, err := s.value(true); err != nil {
-				return err
-			}
 		}
 		if done, err := s.separator(closeObject); err != nil || done {
 			if err != nil {
@@ -281,9 +184,153 @@ func (s *scanner) item(info *itemInfo) error {
 		}
 	}
 	s.depth--
-	if !hasContentID {
+	if !members.hasContentID {
 		info.issues = append(info.issues, issue{off: start, ptr: s.prefix + "/ContentID",
 			msg: "required member is missing"})
+	}
+	return nil
+}
+
+// nonObjectItem scans an item that does not start with '{': the value must still be
+// valid JSON (a syntax error is returned as such), and then the item gets one issue
+// naming what it is instead of an object.
+func (s *scanner) nonObjectItem() error {
+	start := s.pos
+	k, err := s.value(false)
+	if err != nil {
+		return err
+	}
+	s.info.issues = append(s.info.issues, issue{off: start, ptr: s.prefix,
+		msg: "item must be a JSON object, got " + article(k)})
+	return nil
+}
+
+// itemMembers is what item remembers about the top-level members it has scanned.
+type itemMembers struct {
+	seen  [16]string      // documented members seen, in order; there are only 12, so this never fills
+	nseen int             // used length of seen
+	extra map[string]bool // undocumented members seen; allocated only when an item has one
+	// hasContentID is set once a ContentID member was seen, even an invalid one: it
+	// then gets its own issue instead of "required member is missing".
+	hasContentID bool
+}
+
+// add records a top-level member name and reports whether the item already had it.
+// Duplicates are ambiguous, so the caller reports them.
+func (m *itemMembers) add(name string) (dup bool) {
+	if _, documented := memberType[name]; documented {
+		for _, n := range m.seen[:m.nseen] {
+			dup = dup || n == name
+		}
+		if !dup && m.nseen < len(m.seen) {
+			m.seen[m.nseen] = name
+			m.nseen++
+		}
+		return dup
+	}
+	if m.extra == nil {
+		m.extra = map[string]bool{}
+	}
+	dup = m.extra[name]
+	m.extra[name] = true
+	return dup
+}
+
+// itemMember scans one top-level member of an item, key and value, and records the
+// issues it has: a duplicate name, or a documented member of the wrong type. It
+// leaves pos after the value, before the separator.
+func (s *scanner) itemMember(m *itemMembers) error {
+	koff := s.pos
+	a, b, esc, err := s.key()
+	if err != nil {
+		return err
+	}
+	name := s.decode(a, b, esc)
+	ptr := s.prefix + "/" + escapePointer(name)
+	dup := m.add(name)
+	if dup {
+		s.info.issues = append(s.info.issues, issue{off: koff, ptr: ptr, msg: "duplicate member"})
+	}
+	voff := s.pos
+	want, documented := memberType[name]
+	switch {
+	case name == "Data":
+		return s.dataMember(segment{a: a, b: b, esc: esc, index: -1}, voff, ptr)
+	case documented && want == kindString:
+		return s.stringMember(name, voff, ptr, dup, m)
+	}
+	// Any other member is kept verbatim: only its syntax and the duplicate member
+	// names inside it are checked (tracking the path locates them).
+	s.path = append(s.path[:0], segment{a: a, b: b, esc: esc, index: -1})
+	_, err = s.value(true)
+	return err
+}
+
+// dataMember scans the value of the item's Data member (key is its path segment,
+// voff and ptr locate the value), collecting the content references inside it. Data
+// must be an object; null counts as absent.
+func (s *scanner) dataMember(key segment, voff int, ptr string) error {
+	s.path = append(s.path[:0], key)
+	s.inData = true
+	k, err := s.value(true)
+	s.inData = false
+	if err != nil {
+		return err
+	}
+	// null counts as absent (decisions D2 constrains values that are present;
+	// Elasticsearch, too, indexes nothing for null). The item keeps it verbatim.
+	if k == kindObject || k == kindNull {
+		return nil
+	}
+	s.info.issues = append(s.info.issues, issue{off: voff, ptr: ptr,
+		msg: "must be an object, got " + article(k)})
+	return nil
+}
+
+// stringMember scans the value of a documented top-level member whose type is string
+// (voff and ptr locate the value; dup is set when the name was seen before). It
+// checks the type, takes ContentID and Status into the item's info (the first
+// occurrence only) and checks the dates (decisions D5).
+func (s *scanner) stringMember(name string, voff int, ptr string, dup bool, m *itemMembers) error {
+	info := s.info
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		k, err := s.value(false)
+		if err != nil {
+			return err
+		}
+		if k == kindNull && name != "ContentID" {
+			return nil // null counts as absent, as for Data
+		}
+		info.issues = append(info.issues, issue{off: voff, ptr: ptr,
+			msg: "must be a string, got " + article(k)})
+		if name == "ContentID" {
+			m.hasContentID = true
+		}
+		return nil
+	}
+	a, b, esc, err := s.str()
+	if err != nil {
+		return err
+	}
+	v := s.decode(a, b, esc)
+	switch name {
+	case "ContentID":
+		m.hasContentID = true
+		if v == "" {
+			info.issues = append(info.issues, issue{off: voff, ptr: ptr,
+				msg: "must be a non-empty string"})
+		} else if !dup {
+			info.contentID, info.hasID = v, true
+		}
+	case "Status":
+		if !dup {
+			info.status, info.hasStatus = v, true
+		}
+	case "CreatedAt", "UpdatedAt", "PublishedAt":
+		if err := s.check(v); err != nil {
+			info.issues = append(info.issues, issue{off: voff, ptr: ptr,
+				msg: "must be an ISO 8601 date-time (decisions D5): " + err.Error()})
+		}
 	}
 	return nil
 }

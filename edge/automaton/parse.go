@@ -107,14 +107,15 @@ type frame struct {
 }
 
 // parse reads the whole pattern and returns its automaton, not yet joined to the
-// accepting state.
+// accepting state. It handles the pattern's structure itself, alternatives and groups
+// (the stack of open groups lives here), and leaves every other token to piece.
 func (p *parser) parse(fold bool) (frag, *Error) {
 	var stack []frame
 	f := frame{open: -1, fold: fold}
 	for p.pos < len(p.src) {
 		start := p.pos
 		repeated := false
-		switch c := p.src[start]; c {
+		switch p.src[start] {
 		case '|':
 			f.alts = append(f.alts, p.concat(f.items))
 			f.items = f.items[:0]
@@ -129,96 +130,24 @@ func (p *parser) parse(fold bool) (frag, *Error) {
 			stack = stack[:len(stack)-1]
 			f.items = append(f.items, sub)
 		case '(':
-			subFold := f.fold
-			if start+1 < len(p.src) && p.src[start+1] == '?' {
-				fl, opens, err := p.flags(f.fold)
-				if err != nil {
-					return frag{}, err
-				}
-				if !opens {
-					f.fold = fl
-					break
-				}
-				subFold = fl
-			} else {
-				p.pos++
+			subFold, opens, err := p.groupOpening(f.fold)
+			if err != nil {
+				return frag{}, err
+			}
+			if !opens {
+				f.fold = subFold // (?flags) changes the rest of the current group
+				break
 			}
 			if len(stack) >= MaxDepth {
 				return frag{}, syntaxError(start, "groups nest deeper than "+strconv.Itoa(MaxDepth)+" levels")
 			}
 			stack = append(stack, f)
 			f = frame{open: start, lo: int32(len(p.prog)), fold: subFold}
-		case '*', '+', '?':
-			p.pos++
-			min, max := 0, -1
-			if c == '+' {
-				min = 1
-			} else if c == '?' {
-				max = 1
-			}
-			if err := p.repeat(f.items, f.lastRepeat, start, min, max, false); err != nil {
-				return frag{}, err
-			}
-			repeated = true
-		case '{':
-			min, max, end, ok := parseCount(p.src, start)
-			if !ok {
-				// Not a count: { is a literal, as in Go's regexp.
-				f.items = append(f.items, p.literal('{', f.fold))
-				p.pos++
-				break
-			}
-			if min < 0 || min > MaxRepeat || max > MaxRepeat {
-				return frag{}, syntaxError(start, "repetition count "+p.src[start:end]+" exceeds "+strconv.Itoa(MaxRepeat))
-			}
-			if max >= 0 && min > max {
-				return frag{}, syntaxError(start, "repetition count "+p.src[start:end]+" has its minimum above its maximum")
-			}
-			p.pos = end
-			if err := p.repeat(f.items, f.lastRepeat, start, min, max, true); err != nil {
-				return frag{}, err
-			}
-			repeated = true
-		case '"':
-			end := start + 1 + strings.IndexByte(p.src[start+1:], '"') // prescan found it
-			for i := start + 1; i < end && !p.full; {
-				r, w := utf8.DecodeRuneInString(p.src[i:])
-				f.items = append(f.items, p.literal(r, f.fold))
-				i += w
-			}
-			p.pos = end + 1
-			// "" is nothing at all: a repetition before it is still the last token.
-			repeated = end == start+1 && f.lastRepeat
-		case '\\':
-			if start+1 == len(p.src) {
-				return frag{}, syntaxError(start, "trailing \\ escapes nothing")
-			}
-			if set, ok := perlClass(p.src[start+1], f.fold); ok {
-				f.items = append(f.items, p.class(set))
-				p.pos += 2
-				break
-			}
-			r, w := utf8.DecodeRuneInString(p.src[start+1:])
-			f.items = append(f.items, p.literal(r, f.fold))
-			p.pos += 1 + w
-		case '[':
-			x, err := p.bracket(f.fold)
-			if err != nil {
-				return frag{}, err
-			}
-			f.items = append(f.items, x)
-		case '.':
-			f.items = append(f.items, p.class(anyChar()))
-			p.pos++
-		case '@':
-			x := p.repetition(p.class(anyChar()), 0, -1)
-			x.need = 1
-			f.items = append(f.items, x)
-			p.pos++
 		default:
-			r, w := utf8.DecodeRuneInString(p.src[start:])
-			f.items = append(f.items, p.literal(r, f.fold))
-			p.pos += w
+			var err *Error
+			if repeated, err = p.piece(&f); err != nil {
+				return frag{}, err
+			}
 		}
 		if p.full {
 			return frag{}, &Error{Kind: ErrTooComplex, Offset: start, Msg: "the automaton would need more than " + strconv.Itoa(MaxStates) + " states"}
@@ -233,6 +162,121 @@ func (p *parser) parse(fold bool) (frag, *Error) {
 		return frag{}, &Error{Kind: ErrTooComplex, Msg: "the automaton would need more than " + strconv.Itoa(MaxStates) + " states"}
 	}
 	return root, nil
+}
+
+// groupOpening reads the ( at p.pos and, for (?flags) or (?flags:, its flags. It
+// returns the folding flag in force after it and whether a group opens: (?flags)
+// opens none, its flags apply to the rest of the enclosing group.
+func (p *parser) groupOpening(fold bool) (bool, bool, *Error) {
+	if p.pos+1 < len(p.src) && p.src[p.pos+1] == '?' {
+		return p.flags(fold)
+	}
+	p.pos++
+	return fold, true, nil
+}
+
+// piece parses the token at p.pos that is neither | nor a parenthesis: a character,
+// an escape, a class, a quoted string, or a repetition operator, which applies to the
+// last item of f's current alternative. repeated reports that the token leaves a
+// repetition as the last token, which the next one may not repeat again.
+func (p *parser) piece(f *frame) (repeated bool, err *Error) {
+	start := p.pos
+	switch c := p.src[start]; c {
+	case '*', '+', '?':
+		p.pos++
+		min, max := 0, -1
+		if c == '+' {
+			min = 1
+		} else if c == '?' {
+			max = 1
+		}
+		if err := p.repeat(f.items, f.lastRepeat, start, min, max, false); err != nil {
+			return false, err
+		}
+		return true, nil
+	case '{':
+		return p.brace(f)
+	case '"':
+		return p.quoted(f), nil
+	case '\\':
+		return false, p.escape(f)
+	case '[':
+		x, err := p.bracket(f.fold)
+		if err != nil {
+			return false, err
+		}
+		f.items = append(f.items, x)
+	case '.':
+		f.items = append(f.items, p.class(anyChar()))
+		p.pos++
+	case '@':
+		x := p.repetition(p.class(anyChar()), 0, -1)
+		x.need = 1
+		f.items = append(f.items, x)
+		p.pos++
+	default:
+		r, w := utf8.DecodeRuneInString(p.src[start:])
+		f.items = append(f.items, p.literal(r, f.fold))
+		p.pos += w
+	}
+	return false, nil
+}
+
+// brace parses the { at p.pos: a count {n}, {n,} or {n,m} repeating the last item of
+// f's current alternative (repeated is then true), or else a literal {.
+func (p *parser) brace(f *frame) (repeated bool, err *Error) {
+	start := p.pos
+	min, max, end, ok := parseCount(p.src, start)
+	if !ok {
+		// Not a count: { is a literal, as in Go's regexp.
+		f.items = append(f.items, p.literal('{', f.fold))
+		p.pos++
+		return false, nil
+	}
+	if min < 0 || min > MaxRepeat || max > MaxRepeat {
+		return false, syntaxError(start, "repetition count "+p.src[start:end]+" exceeds "+strconv.Itoa(MaxRepeat))
+	}
+	if max >= 0 && min > max {
+		return false, syntaxError(start, "repetition count "+p.src[start:end]+" has its minimum above its maximum")
+	}
+	p.pos = end
+	if err := p.repeat(f.items, f.lastRepeat, start, min, max, true); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// quoted parses the quoted string at p.pos into one literal item per character. It
+// reports whether a repetition stays the last token: "" is nothing at all, so one
+// right before it still is.
+func (p *parser) quoted(f *frame) (repeated bool) {
+	start := p.pos
+	end := start + 1 + strings.IndexByte(p.src[start+1:], '"') // prescan found it
+	for i := start + 1; i < end && !p.full; {
+		r, w := utf8.DecodeRuneInString(p.src[i:])
+		f.items = append(f.items, p.literal(r, f.fold))
+		i += w
+	}
+	p.pos = end + 1
+	return end == start+1 && f.lastRepeat
+}
+
+// escape parses the escape at p.pos: a Perl class (\d \s \w and their negations) or
+// else the escaped character itself, as a literal.
+func (p *parser) escape(f *frame) *Error {
+	start := p.pos
+	if start+1 == len(p.src) {
+		return syntaxError(start, "trailing \\ escapes nothing")
+	}
+	if set, ok := perlClass(p.src[start+1], f.fold); ok {
+		f.items = append(f.items, p.class(set))
+		p.pos += 2
+		return nil
+	}
+	r, w := utf8.DecodeRuneInString(p.src[start+1:])
+	f.items = append(f.items, p.literal(r, f.fold))
+	p.pos += 1 + w
+	return nil
 }
 
 // flags parses (?flags) or (?flags: at p.pos with Go's syntax: it returns the folding
