@@ -1,9 +1,14 @@
 package router
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/tidwall/gjson"
 )
 
 // TestGraphQLModeCaching: the two modes are two representations of one URL (D9, D11):
@@ -64,3 +69,35 @@ func TestPreflightHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphQLWideSchema: the schema of an environment with a thousand distinct Data
+// elements, each an object type of its own, answers GraphiQL's full introspection query
+// within the request's budget (D11), in both modes.
+func TestGraphQLWideSchema(t *testing.T) {
+	var items []string
+	for i := 0; i < 25; i++ {
+		var b strings.Builder
+		for j := 0; j < 40; j++ {
+			fmt.Fprintf(&b, `,"e%d_%d":{"v":%d,"w":["x"]}`, i, j, j)
+		}
+		items = append(items, fmt.Sprintf(`{"Status":"Published","Name":"n","ContentID":"Content_%d","Data":{"title":"t"%s}}`, i, b.String()))
+	}
+	r := New(Options{})
+	r.Load(snapshotOf(t, "wide", items))
+	body, _ := json.Marshal(map[string]string{"query": fullIntrospection})
+	for _, accept := range []string{"", "application/graphql-response+json"} {
+		start := time.Now()
+		resp := r.Serve(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/wide", Body: body,
+			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "Accept", Value: accept}}})
+		if types := gjson.GetBytes(resp.Body, "data.__schema.types").Array(); resp.Status != 200 || len(types) < 1000 {
+			t.Fatalf("Accept %q: %d, %d types: %.300s", accept, resp.Status, len(types), resp.Body)
+		}
+		t.Logf("Accept %q: %d types, %d bytes in %v", accept, len(gjson.GetBytes(resp.Body, "data.__schema.types").Array()), len(resp.Body), time.Since(start))
+	}
+}
+
+// fullIntrospection is graphql-js's getIntrospectionQuery() with every option on.
+const fullIntrospection = `query IntrospectionQuery { __schema { description queryType { name kind } mutationType { name kind } subscriptionType { name kind } types { ...FullType } directives { name description isRepeatable locations args(includeDeprecated: true) { ...InputValue } } } }
+fragment FullType on __Type { kind name description specifiedByURL isOneOf fields(includeDeprecated: true) { name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason } inputFields(includeDeprecated: true) { ...InputValue } interfaces { ...TypeRef } enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason } possibleTypes { ...TypeRef } }
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason }
+fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } } }`
