@@ -14,6 +14,11 @@ import (
 // ContentType is the Content-Type of every JSON response (decisions D8).
 const ContentType = "application/json; charset=utf-8"
 
+// GraphQLResponseType is the Content-Type of the GraphQL standard mode's answers in
+// GraphQL over HTTP's own media type (D9): {"data":...} and {"errors":[...]}, with no
+// envelope.
+const GraphQLResponseType = "application/graphql-response+json; charset=utf-8"
+
 // TransportHeaders are headers that an HTTP server in front of the router (Node,
 // workerd, a test server) may add or rewrite. They are ignored when a runtime's headers
 // are compared with the native router's; Content-Length, when present, must still equal
@@ -118,12 +123,22 @@ func CheckResponse(c Case, resp *edge.Response) []string {
 		Error      *struct {
 			Code string `json:"code"`
 		} `json:"error"`
+		// Errors is GraphQL's form (D8, and the standard mode's only form, D9).
+		Errors []struct {
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
 	}
 	if err := json.Unmarshal(resp.Body, &env); err != nil {
 		return append(problems, fmt.Sprintf("body is not a JSON object: %v", err))
 	}
 	if e.Code != "" {
 		switch {
+		case env.Error == nil && len(env.Errors) > 0:
+			if got := env.Errors[0].Extensions.Code; got != e.Code {
+				fail("errors[0].extensions.code %q, want %q", got, e.Code)
+			}
 		case env.Error == nil:
 			fail("no error member, want code %q", e.Code)
 		case env.Error.Code != e.Code:
@@ -197,6 +212,9 @@ func checkEnvelope(resp *edge.Response) []string {
 		return problems
 	}
 	ct, _ := header(resp.Headers, "Content-Type")
+	if ct == GraphQLResponseType {
+		return append(problems, checkGraphQLResponse(resp)...)
+	}
 	if resp.Status == 200 && ct != "" && !strings.HasPrefix(ct, "application/json") {
 		// A non-JSON document (the GraphQL SDL at schema.graphql): no envelope to
 		// check; the byte-for-byte comparison with the native router still applies.
@@ -256,6 +274,58 @@ func checkEnvelope(resp *edge.Response) []string {
 				break
 			}
 			last = i
+		}
+	}
+	return problems
+}
+
+// checkGraphQLResponse checks an answer of the GraphQL standard mode (D9): compact JSON,
+// a GraphQL response (data, errors, extensions; errors a list of objects with a
+// message) or a list of them (a batch); an answer without data is an error status,
+// one with data is 200.
+func checkGraphQLResponse(resp *edge.Response) []string {
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, resp.Body); err != nil || !bytes.Equal(compact.Bytes(), resp.Body) {
+		fail("body is not compact JSON (D2)")
+	}
+	var results []json.RawMessage
+	if body := bytes.TrimSpace(resp.Body); len(body) > 0 && body[0] == '[' {
+		if err := json.Unmarshal(body, &results); err != nil || len(results) == 0 {
+			return append(problems, fmt.Sprintf("a batch answer is not a non-empty list: %v", err))
+		}
+		if resp.Status != 200 {
+			fail("a batch answers %d, want 200", resp.Status)
+		}
+	} else {
+		results = []json.RawMessage{resp.Body}
+	}
+	for i, r := range results {
+		members, err := topLevelMembers(r)
+		if err != nil {
+			fail("result %d is not a JSON object: %v", i, err)
+			continue
+		}
+		hasData := false
+		for _, m := range members {
+			switch m.name {
+			case "data":
+				hasData = true
+			case "errors":
+				var errs []struct {
+					Message *string `json:"message"`
+				}
+				if err := json.Unmarshal(m.value, &errs); err != nil || len(errs) == 0 || errs[0].Message == nil {
+					fail("result %d: errors %s, want a list of {\"message\":…}", i, clip(m.value))
+				}
+			case "extensions":
+			default:
+				fail("result %d has a member %q; a GraphQL response has data, errors and extensions", i, m.name)
+			}
+		}
+		if len(results) == 1 && hasData != (resp.Status == 200) {
+			fail("status %d with data %v: a GraphQL response without data is an error status (D9)", resp.Status, hasData)
 		}
 	}
 	return problems

@@ -17,7 +17,8 @@ import (
 
 // GraphQL endpoint (spec §3, decisions D8, D9, D11, D12).
 //
-// How a document is answered:
+// How a document is answered in the envelope mode (the default; mode.go tells the
+// modes apart):
 //
 //   - The root selection set, after fragments and @include/@skip, may hold `content`
 //     (under any alias, at most once), `__typename`, `__schema` and `__type`.
@@ -31,6 +32,8 @@ import (
 //   - `content` together with `__schema` or `__type` is a 400 (invalid_query): the two
 //     answer in different shapes, and one response cannot hold both.
 //   - Inside items, `__typename` answers "Content" (D12), in selection order.
+//
+// The standard mode (standard.go) answers every root field in one {"data":{...}}.
 
 // graphQLLimits are the document limits of decisions D11.
 var graphQLLimits = parser.Limits{
@@ -49,20 +52,38 @@ type Searcher interface {
 }
 
 // Execute answers a GraphQL request (POST or GET /cda/graphql/v1/<env>, API.md D9)
-// against snap, appending the 200 body to dst: the API envelope for content, or
-// {"data":{...}} for introspection. Every failure is an *edge.Error, positioned in the
-// document where it has a place there.
-func Execute(dst []byte, snap *snapshot.Snapshot, engine Searcher, req *edge.Request) ([]byte, error) {
-	gr, err := decodeGraphQLRequest(req)
+// against the snapshot of schema s, appending the 200 body to dst: in the envelope mode
+// the API envelope for content, or {"data":{...}} for introspection; in the standard
+// mode (Negotiate) GraphQL over HTTP's {"data":{...}}, or a list of those for a batch.
+// Every failure is an *edge.Error, positioned in the document where it has a place
+// there; StandardError gives its standard form.
+func Execute(dst []byte, s *Schema, engine Searcher, req *edge.Request) ([]byte, error) {
+	f, ferr := Negotiate(req)
+	if ferr != nil {
+		return nil, ferr
+	}
+	if f.Standard {
+		return executeStandard(dst, s, engine, req)
+	}
+	reqs, _, err := decodeGraphQLRequest(req, false)
 	if err != nil {
 		return nil, err
 	}
+	x, err := newExec(s, engine, reqs[0], false)
+	if err != nil {
+		return nil, err
+	}
+	return x.run(dst, reqs[0].operationName)
+}
+
+// newExec parses one request's document.
+func newExec(s *Schema, engine Searcher, gr gqlRequest, standard bool) (*gqlExec, *edge.Error) {
 	doc, perr := parser.Parse(gr.query, graphQLLimits)
 	if perr != nil {
 		return nil, parseError(perr)
 	}
-	x := &gqlExec{snap: snap, engine: engine, fields: content.NewFields(snap), doc: doc, vars: gr.variables}
-	return x.run(dst, gr.operationName)
+	snap := s.Snapshot()
+	return &gqlExec{schema: s, snap: snap, engine: engine, fields: content.NewFields(snap), doc: doc, vars: gr.variables, standard: standard}, nil
 }
 
 // parseError maps the parser's errors to the error vocabulary (D12): syntax errors are
@@ -92,39 +113,60 @@ type gqlRequest struct {
 	query         string
 	variables     jsonr.Result // an object, or zero when none were sent
 	operationName string
+	err           *edge.Error // a batch element that is not a request
 }
+
+// maxBatch bounds the operations of one batched request (standard mode).
+const maxBatch = 32
 
 // decodeGraphQLRequest reads the document, variables and operation name from the body
 // (JSON envelope or raw document, by content type, D9) or from the URL (GET, HEAD, and a
-// POST without a body).
-func decodeGraphQLRequest(req *edge.Request) (gqlRequest, *edge.Error) {
+// POST without a body). With batch (the standard mode), a JSON array body is a batch of
+// requests, one per element. Its errors are those of a request that is not well-formed.
+func decodeGraphQLRequest(req *edge.Request, batch bool) (reqs []gqlRequest, isBatch bool, err *edge.Error) {
 	// The document is kept as sent (not trimmed): the size limit (D11) and error
 	// positions refer to the body as the client wrote it.
 	body := string(req.Body)
 	trimmed := strings.TrimSpace(body)
 	if req.Method == "GET" || req.Method == "HEAD" || trimmed == "" {
-		return decodeGraphQLURL(req.RawQuery)
+		gr, err := decodeGraphQLURL(req.RawQuery)
+		return []gqlRequest{gr}, false, markMalformed(err)
 	}
 	ct := edge.HeaderValue(req.Headers, "Content-Type")
 	if i := strings.IndexByte(ct, ';'); i >= 0 {
 		ct = ct[:i]
 	}
 	ct = strings.ToLower(strings.TrimSpace(ct))
+	var v jsonr.Result
 	switch {
 	case ct == "application/graphql":
-		return gqlRequest{query: body}, nil
+		return []gqlRequest{{query: body}}, false, nil
 	case ct == "application/json" || strings.HasSuffix(ct, "+json"):
 		if !jsonr.Valid(body) {
-			return gqlRequest{}, edge.Errorf(edge.CodeInvalidJSON, "the request body is not valid JSON; send {\"query\": \"...\", \"variables\": {...}}")
+			return nil, false, markMalformed(edge.Errorf(edge.CodeInvalidJSON, "the request body is not valid JSON; send {\"query\": \"...\", \"variables\": {...}}"))
 		}
-		return decodeGraphQLEnvelope(jsonr.Parse(body))
+		v = jsonr.Parse(body)
+	case (trimmed[0] == '{' || batch && trimmed[0] == '[') && jsonr.Valid(body):
+		// Any other type: the JSON form if the body is a JSON object, else a raw document
+		// (curl's default form type, text/plain from fetch without headers).
+		v = jsonr.Parse(body)
+	default:
+		return []gqlRequest{{query: body}}, false, nil
 	}
-	// Any other type: the JSON form if the body is a JSON object, else a raw document
-	// (curl's default form type, text/plain from fetch without headers).
-	if trimmed[0] == '{' && jsonr.Valid(body) {
-		return decodeGraphQLEnvelope(jsonr.Parse(body))
+	if !batch || !v.IsArray() {
+		gr, err := decodeGraphQLEnvelope(v)
+		return []gqlRequest{gr}, false, markMalformed(err)
 	}
-	return gqlRequest{query: body}, nil
+	elems := v.Array()
+	if len(elems) == 0 || len(elems) > maxBatch {
+		return nil, true, markMalformed(edge.Errorf(edge.CodeInvalidJSON, "a batch holds 1 to %d requests, not %d", maxBatch, len(elems)))
+	}
+	for _, e := range elems {
+		gr, err := decodeGraphQLEnvelope(e)
+		gr.err = err
+		reqs = append(reqs, gr)
+	}
+	return reqs, true, nil
 }
 
 func decodeGraphQLEnvelope(v jsonr.Result) (gqlRequest, *edge.Error) {
@@ -179,6 +221,8 @@ func decodeGraphQLURL(rawQuery string) (gqlRequest, *edge.Error) {
 			}
 		case "operationName":
 			i, gr.operationName = 2, p.Value
+		case "mode":
+			continue // read by Negotiate
 		default:
 			continue // cache-busters, as in REST (D12)
 		}
@@ -195,12 +239,17 @@ func decodeGraphQLURL(rawQuery string) (gqlRequest, *edge.Error) {
 
 // gqlExec executes one document against one environment.
 type gqlExec struct {
-	snap   *snapshot.Snapshot
-	engine Searcher
-	fields *content.Fields
-	doc    *parser.Document
-	op     *parser.Definition
-	vars   jsonr.Result
+	schema *Schema
+	// standard is the standard mode (standard.go); sch is its schema there, and the
+	// envelope mode's schema only while introspection runs.
+	standard bool
+	sch      *gqlSchema
+	snap     *snapshot.Snapshot
+	engine   Searcher
+	fields   *content.Fields
+	doc      *parser.Document
+	op       *parser.Definition
+	vars     jsonr.Result
 	// values are the operation's coerced variables, in definition order.
 	values []gqlVariable
 	// spreads is the stack of fragments being expanded, to reject cycles.

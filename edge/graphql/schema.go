@@ -3,26 +3,25 @@ package graphql
 import (
 	"strings"
 
-	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/snapshot"
 
 	"github.com/cdaedge/cdaedge/edge/graphql/parser"
-	"github.com/cdaedge/cdaedge/edge/jsonw"
 )
 
 // The schema of the GraphQL endpoint (D9), one model for both the introspection answer
 // (__schema, __type) and the SDL of schema.graphql, so the two never disagree.
 //
-// What GraphQL's type system cannot say, the descriptions say: content answers ONE item
-// when it has no arguments and a list otherwise (D9), so its type is the list form,
-// [Content!], and its description tells of the single shape. Data is a JSON scalar
-// because templates define its elements; sub-selections of Data (`Data { title }`) are
-// this service's extension.
+// What GraphQL's type system cannot say, the descriptions say: in the envelope mode
+// content answers ONE item when it has no arguments and a list otherwise (D9), so its
+// type there is the list form, [Content!], and its description tells of the single
+// shape; the standard mode always answers a list, [Content!]!. Data is typed from the
+// environment's items (types.go): ContentData holds every element any template has, all
+// nullable.
 
 // A type reference (a field's, an argument's) is written as in GraphQL, "[Content!]",
-// and resolved by name when it is introspected: the whole schema but the Content type is
-// static data, built once by the compiler rather than per request, and the type graph,
-// which is cyclic (__Type.ofType is a __Type), needs no pointers.
+// and resolved by name when it is introspected: the static part of the schema is data
+// built once by the compiler, the inferred part is built once per snapshot, and the type
+// graph, which is cyclic (__Type.ofType is a __Type), needs no pointers.
 
 type gqlType struct {
 	kind        string // __TypeKind: SCALAR, OBJECT or ENUM (wrappers live in references)
@@ -58,6 +57,7 @@ type gqlDirective struct {
 type gqlSchema struct {
 	desc       string
 	types      []*gqlType // Query first
+	byName     map[string]*gqlType
 	directives []gqlDirective
 }
 
@@ -191,6 +191,13 @@ const contentDesc = "Content items of the environment.\n\n" +
 	"String filters match when every word of the value occurs in the field (\"Erian\" matches \"Erian Suwandi\"). " +
 	"Argument names match in any case (pageSize = pagesize = PageSize)."
 
+const contentStandardDesc = "Content items of the environment: one page (page 1 of 10 items without arguments). " +
+	"contentPage answers the same page with totalItems.\n\n" +
+	"String filters match when every word of the value occurs in the field (\"Erian\" matches \"Erian Suwandi\"). " +
+	"Argument names match in any case (pageSize = pagesize = PageSize)."
+
+const contentPageDesc = "The same page as content with the same arguments, and totalItems: the number of matches across all pages."
+
 // contentBaseArgs describe the arguments of content (D9): the spellings of the spec's
 // table and examples; contentArgs adds the equivalents.
 var contentBaseArgs = [...]gqlInput{
@@ -252,38 +259,27 @@ func lowerFirst(s string) string {
 	return string(b)
 }
 
-// buildSchema returns the schema of env: the Content type lists env's members.
-func buildSchema(snap *snapshot.Snapshot) *gqlSchema {
-	content := &gqlType{kind: "OBJECT", name: "Content", desc: "A content item. A member that an item lacks is absent from its JSON object (not null)."}
-	for _, m := range contentMembers(snap) {
-		fld := gqlField{name: m, typ: "String", desc: "A top-level member of some items of this environment; its JSON value as stored."}
-		for _, d := range memberDocs[:] {
-			if d.name == m {
-				fld.desc = d.desc
-			}
-		}
-		switch m {
-		case "ContentID":
-			fld.typ = "ID!"
-		case "TemplateID":
-			fld.typ = "ID"
-		case "Data":
-			fld.typ = "JSON"
-		default:
-			if !scalarMember(m) {
-				fld.typ = "JSON"
-			}
-		}
-		content.fields = append(content.fields, fld)
-	}
+// assembleSchema puts a mode's schema together: Query, the snapshot's types (Content
+// first), then the static ones. The modes differ in content's type: the envelope mode
+// answers one item when content has no arguments, so its type is the nullable list
+// [Content!] and its description tells of the single shape; the standard mode always
+// answers a list, [Content!]! (D9).
+func assembleSchema(snap *snapshot.Snapshot, types []*gqlType, standard bool) *gqlSchema {
 	query := &gqlType{kind: "OBJECT", name: "Query", desc: "The delivery API's one root field is content.",
 		fields: []gqlField{{name: "content", desc: contentDesc, args: contentArgs, typ: "[Content!]"}}}
-	s := &gqlSchema{
-		desc:       "Content Delivery API of environment " + snap.Environment() + " (read-only).",
-		types:      make([]*gqlType, 0, 2+len(staticTypes)),
-		directives: gqlDirectives[:],
+	desc := "Content Delivery API of environment " + snap.Environment() + " (read-only)."
+	if standard {
+		query = &gqlType{kind: "OBJECT", name: "Query", desc: "The delivery API's root fields: content (a page of items) and contentPage (the page with totalItems).",
+			fields: []gqlField{{name: "content", desc: contentStandardDesc, args: contentArgs, typ: "[Content!]!"},
+				{name: "contentPage", desc: contentPageDesc, args: contentArgs, typ: "ContentPage!"}}}
+		desc = "Content Delivery API of environment " + snap.Environment() + " (read-only), standard GraphQL over HTTP."
 	}
-	s.types = append(append(s.types, query, content), staticTypes[:]...)
+	s := &gqlSchema{desc: desc, types: make([]*gqlType, 0, 1+len(types)+len(staticTypes)), directives: gqlDirectives[:]}
+	s.types = append(append(append(s.types, query), types...), staticTypes[:]...)
+	s.byName = make(map[string]*gqlType, len(s.types))
+	for _, t := range s.types {
+		s.byName[t.name] = t
+	}
 	return s
 }
 
@@ -294,19 +290,23 @@ var staticTypes = [...]*gqlType{
 	&introspectionTypes[4], &introspectionTypes[5], &introspectionTypes[6], &introspectionTypes[7],
 }
 
-func (s *gqlSchema) typeNamed(name string) *gqlType {
-	for _, t := range s.types {
-		if t.name == name {
-			return t
+func (s *gqlSchema) typeNamed(name string) *gqlType { return s.byName[name] }
+
+// field returns the field of t called name, or nil.
+func (t *gqlType) field(name string) *gqlField {
+	for i := range t.fields {
+		if t.fields[i].name == name {
+			return &t.fields[i]
 		}
 	}
 	return nil
 }
 
-// AppendSDL appends snap's schema in GraphQL's schema definition language (the answer
-// of GET /cda/graphql/v1/<env>/schema.graphql).
-func AppendSDL(dst []byte, snap *snapshot.Snapshot) []byte {
-	return appendSDL(dst, buildSchema(snap))
+// AppendSDL appends the schema in GraphQL's schema definition language (the answer of
+// GET /cda/graphql/v1/<env>/schema.graphql): the envelope mode's, or with standard the
+// standard mode's (?mode=standard, D9).
+func AppendSDL(dst []byte, s *Schema, standard bool) []byte {
+	return appendSDL(dst, s.of(standard))
 }
 
 // appendSDL prints the schema in GraphQL's schema definition language, without the
@@ -385,406 +385,4 @@ func appendDescription(dst []byte, desc, indent string) []byte {
 	}
 	dst = append(dst, indent...)
 	return append(dst, `"""`+"\n"...)
-}
-
-// introspect answers a document whose root holds only __schema, __type and
-// __typename, in the standard shape {"data":{...}} (D9).
-func (x *gqlExec) introspect(dst []byte, groups []gqlGroup) ([]byte, error) {
-	s := buildSchema(x.snap)
-	dst = appendDataObject(dst)
-	for i := range groups {
-		g := &groups[i]
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendKey(dst, g.key)
-		var err *edge.Error
-		switch g.name() {
-		case "__typename":
-			if err = x.noArguments(g); err == nil {
-				dst = append(dst, `"Query"`...)
-			}
-		case "__schema":
-			if err = x.noArguments(g); err == nil {
-				dst, err = x.introObject(dst, s, introValue{kind: "__Schema"}, g, 1)
-			}
-		case "__type":
-			var name string
-			if name, err = x.typeNameArg(g); err == nil {
-				if t := s.typeNamed(name); t != nil {
-					dst, err = x.introObject(dst, s, introValue{kind: "__Type", ref: name, typ: t}, g, 1)
-				} else {
-					dst = append(dst, "null"...)
-				}
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return append(dst, "}}"...), nil
-}
-
-func (x *gqlExec) typeNameArg(g *gqlGroup) (string, *edge.Error) {
-	s := g.sels[0]
-	for i := range s.Arguments {
-		a := &s.Arguments[i]
-		if a.Name != "name" {
-			return "", x.errAt(a.Pos, edge.CodeInvalidQuery, "unknown argument %q of __type; it takes name: String!", a.Name)
-		}
-		v, set, err := x.value(&a.Value)
-		if err != nil {
-			return "", err
-		}
-		if !set || v.Kind != parser.StringValue {
-			return "", x.errAt(a.Value.Pos, edge.CodeInvalidArgument, "__type(name:) must be a String, not %s", kindOf(v, set))
-		}
-		return v.Text, nil
-	}
-	return "", x.errAt(s.Pos, edge.CodeInvalidQuery, "__type needs the argument name: String!")
-}
-
-// introValue is one object of the introspection system.
-type introValue struct {
-	kind  string   // __Schema, __Type, __Field, __InputValue, __EnumValue, __Directive
-	ref   string   // __Type: its reference, a name or a wrapper such as "[Content!]"
-	typ   *gqlType // __Type: the type a name refers to (nil for a wrapper)
-	field *gqlField
-	input *gqlInput
-	enum  string
-	dir   *gqlDirective
-}
-
-// typeValue is the __Type of a type reference.
-func (s *gqlSchema) typeValue(ref string) introValue {
-	v := introValue{kind: "__Type", ref: ref}
-	if wrapperKind(ref) == "" {
-		v.typ = s.typeNamed(ref)
-	}
-	return v
-}
-
-// wrapperKind is NON_NULL or LIST for a reference that wraps another, else "".
-func wrapperKind(ref string) string {
-	switch {
-	case strings.HasSuffix(ref, "!"):
-		return "NON_NULL"
-	case strings.HasPrefix(ref, "["):
-		return "LIST"
-	}
-	return ""
-}
-
-// introObject appends the selection of g's sub-selections on object v.
-func (x *gqlExec) introObject(dst []byte, s *gqlSchema, v introValue, g *gqlGroup, depth int) ([]byte, *edge.Error) {
-	if depth > parser.DefaultMaxDepth {
-		return nil, x.errAt(g.sels[0].Pos, edge.CodeTooComplex, "the selection is nested deeper than %d levels", parser.DefaultMaxDepth)
-	}
-	if wholeSelection(g) {
-		return nil, x.errAt(g.sels[0].Pos, edge.CodeInvalidQuery, "field %q of type %s needs a selection of subfields", g.name(), v.kind)
-	}
-	groups, err := x.subGroups(g, v.kind, false)
-	if err != nil {
-		return nil, err
-	}
-	dst = append(dst, '{')
-	for i := range groups {
-		fg := &groups[i]
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendKey(dst, fg.key)
-		if dst, err = x.introField(dst, s, v, fg, depth); err != nil {
-			return nil, err
-		}
-	}
-	return append(dst, '}'), nil
-}
-
-// introShape is the shape of an introspection field's value.
-type introShape uint8
-
-const (
-	introUnknown introShape = iota // no such field
-	introString                    // a String scalar; "" answers null
-	introRaw                       // a scalar written as its JSON text
-	introNames                     // a list of strings (enum values, as scalars)
-	introNull                      // an object or list field with no value here
-	introOne                       // one object
-	introList                      // a list of objects
-)
-
-// introResult is the value of one field of an introspection object.
-type introResult struct {
-	shape  introShape
-	text   string       // introString, introRaw
-	object introValue   // introOne
-	list   []introValue // introList
-	names  []string     // introNames
-}
-
-// introField resolves one field of an introspection object.
-func (x *gqlExec) introField(dst []byte, s *gqlSchema, v introValue, g *gqlGroup, depth int) ([]byte, *edge.Error) {
-	name := g.name()
-	if err := x.step(g.sels[0].Pos); err != nil {
-		return nil, err
-	}
-	// Only the list fields of __Type, __Field and __Directive take includeDeprecated;
-	// nothing here is deprecated, so its value changes nothing.
-	for _, sel := range g.sels {
-		for _, a := range sel.Arguments {
-			if a.Name != "includeDeprecated" {
-				return nil, x.errAt(a.Pos, edge.CodeInvalidQuery, "unknown argument %q of %s.%s", a.Name, v.kind, name)
-			}
-		}
-	}
-	r := s.introResolve(v, name)
-	if r.shape == introString || r.shape == introRaw || r.shape == introNames {
-		if !wholeSelection(g) {
-			return nil, x.errAt(g.sels[0].Pos, edge.CodeInvalidQuery, "field %q is a scalar and has no subfields", name)
-		}
-	}
-	switch r.shape {
-	case introString:
-		if r.text == "" {
-			return append(dst, "null"...), nil
-		}
-		return jsonw.String(dst, r.text), nil
-	case introRaw:
-		return append(dst, r.text...), nil
-	case introNames:
-		dst = append(dst, '[')
-		for i, n := range r.names {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonw.String(dst, n)
-		}
-		return append(dst, ']'), nil
-	case introNull:
-		// A sub-selection on it is valid GraphQL, so it is not checked as a scalar's is.
-		return append(dst, "null"...), nil
-	case introOne:
-		return x.introObject(dst, s, r.object, g, depth+1)
-	case introList:
-		dst = append(dst, '[')
-		for i, o := range r.list {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err *edge.Error
-			if dst, err = x.introObject(dst, s, o, g, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, ']'), nil
-	}
-	return nil, x.errAt(g.sels[0].Pos, edge.CodeInvalidQuery, "unknown field %q on %s", name, v.kind)
-}
-
-// introResolve is the value of field name of the introspection object v.
-func (s *gqlSchema) introResolve(v introValue, name string) introResult {
-	if name == "__typename" {
-		return resultString(v.kind)
-	}
-	switch v.kind {
-	case "__Schema":
-		return s.resolveSchema(name)
-	case "__Type":
-		return s.resolveType(v, name)
-	case "__Field":
-		return s.resolveField(v.field, name)
-	case "__InputValue":
-		return s.resolveInputValue(v.input, name)
-	case "__EnumValue":
-		return resolveEnumValue(v.enum, name)
-	case "__Directive":
-		return resolveDirective(v.dir, name)
-	}
-	return introResult{}
-}
-
-// The shapes of introspection answers (introResult constructors).
-func resultString(text string) introResult      { return introResult{shape: introString, text: text} }
-func resultRaw(json string) introResult         { return introResult{shape: introRaw, text: json} }
-func resultObject(o introValue) introResult     { return introResult{shape: introOne, object: o} }
-func resultList(items []introValue) introResult { return introResult{shape: introList, list: items} }
-
-var resultNull = introResult{shape: introNull}
-
-// resolveSchema resolves a field of __Schema.
-func (s *gqlSchema) resolveSchema(name string) introResult {
-	switch name {
-	case "description":
-		return resultString(s.desc)
-	case "types":
-		items := make([]introValue, len(s.types))
-		for i, t := range s.types {
-			items[i] = introValue{kind: "__Type", ref: t.name, typ: t}
-		}
-		return resultList(items)
-	case "queryType":
-		return resultObject(introValue{kind: "__Type", ref: s.types[0].name, typ: s.types[0]})
-	case "mutationType", "subscriptionType":
-		return resultNull
-	case "directives":
-		items := make([]introValue, len(s.directives))
-		for i := range s.directives {
-			items[i] = introValue{kind: "__Directive", dir: &s.directives[i]}
-		}
-		return resultList(items)
-	}
-	return introResult{}
-}
-
-// resolveType resolves a field of __Type: a named type, or a LIST / NON_NULL wrapper
-// (whose ref ends in "]" or "!").
-func (s *gqlSchema) resolveType(v introValue, name string) introResult {
-	t, wrapper := v.typ, wrapperKind(v.ref)
-	kind := wrapper
-	if t != nil {
-		kind = t.kind
-	}
-	switch name {
-	case "kind":
-		return resultString(kind)
-	case "ofType":
-		switch wrapper {
-		case "NON_NULL":
-			return resultObject(s.typeValue(v.ref[:len(v.ref)-1]))
-		case "LIST":
-			return resultObject(s.typeValue(v.ref[1 : len(v.ref)-1]))
-		}
-		return resultNull
-	case "interfaces":
-		if kind == "OBJECT" {
-			return resultList(nil)
-		}
-		return resultNull
-	case "possibleTypes", "inputFields": // no unions, interfaces or input objects
-		return resultNull
-	case "isOneOf":
-		return resultRaw("null")
-	}
-	if t == nil { // a wrapper has no name, description, fields or values
-		switch name {
-		case "name", "description", "specifiedByURL":
-			return resultString("")
-		case "fields", "enumValues":
-			return resultNull
-		}
-		return introResult{}
-	}
-	return resolveNamedType(t, name)
-}
-
-// resolveNamedType resolves the fields of __Type that only a named type has.
-func resolveNamedType(t *gqlType, name string) introResult {
-	switch name {
-	case "name":
-		return resultString(t.name)
-	case "description":
-		return resultString(t.desc)
-	case "specifiedByURL":
-		return resultString(t.specifiedBy)
-	case "fields":
-		if t.kind != "OBJECT" {
-			return resultNull
-		}
-		items := make([]introValue, len(t.fields))
-		for i := range t.fields {
-			items[i] = introValue{kind: "__Field", field: &t.fields[i]}
-		}
-		return resultList(items)
-	case "enumValues":
-		if t.kind != "ENUM" {
-			return resultNull
-		}
-		items := make([]introValue, len(t.enumValues))
-		for i, e := range t.enumValues {
-			items[i] = introValue{kind: "__EnumValue", enum: e}
-		}
-		return resultList(items)
-	}
-	return introResult{}
-}
-
-// resolveField resolves a field of __Field.
-func (s *gqlSchema) resolveField(f *gqlField, name string) introResult {
-	switch name {
-	case "name":
-		return resultString(f.name)
-	case "description":
-		return resultString(f.desc)
-	case "args":
-		return resultList(inputValues(f.args))
-	case "type":
-		return resultObject(s.typeValue(f.typ))
-	}
-	return resolveDeprecation(name)
-}
-
-// resolveInputValue resolves a field of __InputValue.
-func (s *gqlSchema) resolveInputValue(in *gqlInput, name string) introResult {
-	switch name {
-	case "name":
-		return resultString(in.name)
-	case "description":
-		return resultString(in.desc)
-	case "type":
-		return resultObject(s.typeValue(in.typ))
-	case "defaultValue":
-		return resultString(in.def)
-	}
-	return resolveDeprecation(name)
-}
-
-// resolveEnumValue resolves a field of __EnumValue.
-func resolveEnumValue(enum, name string) introResult {
-	switch name {
-	case "name":
-		return resultString(enum)
-	case "description":
-		return resultString("")
-	}
-	return resolveDeprecation(name)
-}
-
-// resolveDeprecation answers the deprecation fields: nothing here is deprecated.
-func resolveDeprecation(name string) introResult {
-	switch name {
-	case "isDeprecated":
-		return resultRaw("false")
-	case "deprecationReason":
-		return resultRaw("null")
-	}
-	return introResult{}
-}
-
-// resolveDirective resolves a field of __Directive.
-func resolveDirective(d *gqlDirective, name string) introResult {
-	switch name {
-	case "name":
-		return resultString(d.name)
-	case "description":
-		return resultString(d.desc)
-	case "isRepeatable":
-		if d.repeatable {
-			return resultRaw("true")
-		}
-		return resultRaw("false")
-	case "locations":
-		return introResult{shape: introNames, names: d.locations}
-	case "args":
-		return resultList(inputValues(d.args))
-	}
-	return introResult{}
-}
-
-func inputValues(ins []gqlInput) []introValue {
-	items := make([]introValue, len(ins))
-	for i := range ins {
-		items[i] = introValue{kind: "__InputValue", input: &ins[i]}
-	}
-	return items
 }

@@ -1,10 +1,14 @@
 package graphql
 
 import (
+	"strings"
+
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/graphql/parser"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
+	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -15,22 +19,18 @@ type projField struct {
 	key string
 	// name is the stored member or element name.
 	name string
-	// typename answers "Content" (D12) instead of reading the item.
-	typename bool
+	// typename, when set, is what the field answers: a __typename field ("Content" in
+	// items, D12; the object type's name inside Data in the standard mode).
+	typename string
 	// whole copies the stored value; otherwise children project it.
 	whole    bool
 	children []projField
 }
 
-// content answers the content field: the D8/D9 envelope with one item or a page.
+// content answers the content field in the envelope mode: the D8/D9 envelope with one
+// item or a page.
 func (x *gqlExec) content(dst []byte, g *gqlGroup) ([]byte, error) {
-	field := g.sels[0]
-	for _, s := range g.sels[1:] {
-		if !sameArguments(field, s) {
-			return nil, x.errAt(s.Pos, edge.CodeInvalidQuery, "content is selected twice with different arguments")
-		}
-	}
-	search, list, err := x.contentSearch(field)
+	search, list, err := x.contentArgs(g, false)
 	if err != nil {
 		return nil, err
 	}
@@ -42,23 +42,50 @@ func (x *gqlExec) content(dst []byte, g *gqlGroup) ([]byte, error) {
 	if serr != nil {
 		return nil, serr
 	}
-	snap := x.snap
 	dst = append(dst, `{"status":200,"data":`...)
 	if !list {
 		if len(res.Docs) == 0 {
 			dst = append(dst, "null"...) // D9: an empty environment
 		} else {
-			dst = x.appendItem(dst, snap.Item(res.Docs[0]), whole, plan)
+			dst = x.appendItem(dst, x.snap.Item(res.Docs[0]), whole, plan)
 		}
 		return append(dst, '}'), nil
 	}
+	if dst, serr = x.appendItems(dst, res.Docs, whole, plan); serr != nil {
+		return nil, serr
+	}
+	dst = append(dst, `,"totalItems":`...)
+	dst = jsonw.Int(dst, int64(res.Total))
+	return append(dst, '}'), nil
+}
+
+// contentArgs compiles the arguments of a content (or contentPage) field, which every
+// merged selection of it must repeat. list forces a page where the envelope mode
+// answers one item for no arguments (D9).
+func (x *gqlExec) contentArgs(g *gqlGroup, list bool) (*query.Search, bool, *edge.Error) {
+	field := g.sels[0]
+	for _, s := range g.sels[1:] {
+		if !sameArguments(field, s) {
+			return nil, false, x.errAt(s.Pos, edge.CodeInvalidQuery, "%s is selected twice with different arguments", field.Name)
+		}
+	}
+	search, isList, err := x.contentSearch(field)
+	if err == nil && list && !isList {
+		search, err = x.assembleSearch(&argValues{page: 1, size: content.DefaultPageSize, depth: 1})
+		isList = true
+	}
+	return search, isList, err
+}
+
+// appendItems appends the items docs as a JSON list, projected by plan.
+func (x *gqlExec) appendItems(dst []byte, docs []int, whole bool, plan []projField) ([]byte, error) {
 	dst = append(dst, '[')
-	for i, doc := range res.Docs {
+	for i, doc := range docs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		start := len(dst)
-		dst = x.appendItem(dst, snap.Item(doc), whole, plan)
+		dst = x.appendItem(dst, x.snap.Item(doc), whole, plan)
 		// Projection reads the item and copies what is selected, as often as the
 		// selection names it (aliases): charge both, and stop at the size limit.
 		if err := x.engine.Spend(len(plan)); err != nil {
@@ -68,9 +95,7 @@ func (x *gqlExec) content(dst []byte, g *gqlGroup) ([]byte, error) {
 			return nil, err
 		}
 	}
-	dst = append(dst, `],"totalItems":`...)
-	dst = jsonw.Int(dst, int64(res.Total))
-	return append(dst, '}'), nil
+	return append(dst, ']'), nil
 }
 
 func (x *gqlExec) appendItem(dst []byte, item string, whole bool, plan []projField) []byte {
@@ -122,24 +147,63 @@ func (x *gqlExec) itemPlan(g *gqlGroup) (whole bool, plan []projField, err *edge
 			return false, nil, err
 		}
 		if name == "__typename" {
-			plan = append(plan, projField{key: fg.key, typename: true})
+			plan = append(plan, projField{key: fg.key, typename: "Content"})
 			continue
 		}
-		if !x.knownMember(name) {
+		pf := projField{key: fg.key, name: name}
+		if name == "DataJSON" && x.standard && !x.knownMember(name) {
+			pf.name = "Data" // Data whole, under its own name in the schema
+		} else if !x.knownMember(name) {
 			return false, nil, x.errAt(fg.sels[0].Pos, edge.CodeInvalidQuery, "unknown field %q on Content; the fields are %s", edge.Clip(name), x.memberList())
 		}
-		pf := projField{key: fg.key, name: name}
 		if pf.whole = wholeSelection(fg); !pf.whole {
 			if scalarMember(name) {
 				return false, nil, x.errAt(fg.sels[0].Pos, edge.CodeInvalidQuery, "%s is a String and has no fields to select", name)
 			}
-			if pf.children, err = x.elementPlan(fg, 2); err != nil {
+			t, err := x.objectField(x.contentType(), name, fg)
+			if err != nil {
+				return false, nil, err
+			}
+			if pf.children, err = x.elementPlan(fg, 2, t); err != nil {
 				return false, nil, err
 			}
 		}
 		plan = append(plan, pf)
 	}
 	return false, plan, nil
+}
+
+// contentType is the Content type of the standard mode's schema; nil in the envelope
+// mode, whose selections inside items are not typed (they project what is stored).
+func (x *gqlExec) contentType() *gqlType {
+	if !x.standard {
+		return nil
+	}
+	return x.sch.typeNamed("Content")
+}
+
+// objectField returns the object type of field name of parent (nil when parent is nil:
+// untyped), for a sub-selection on it. In the standard mode a field the type lacks, or
+// a sub-selection on a scalar or JSON field, is invalid_query, as GraphQL validation
+// has it.
+func (x *gqlExec) objectField(parent *gqlType, name string, fg *gqlGroup) (*gqlType, *edge.Error) {
+	if parent == nil {
+		return nil, nil
+	}
+	f := parent.field(name)
+	if f == nil {
+		return nil, x.errAt(fg.sels[0].Pos, edge.CodeInvalidQuery, "unknown field %q on %s", edge.Clip(name), parent.name)
+	}
+	t := x.sch.typeNamed(namedType(f.typ))
+	if t == nil || t.kind != "OBJECT" {
+		return nil, x.errAt(fg.sels[0].Pos, edge.CodeInvalidQuery, "field %q of %s is a %s and has no fields to select", name, parent.name, f.typ)
+	}
+	return t, nil
+}
+
+// namedType strips the list and non-null wrappers of a type reference.
+func namedType(ref string) string {
+	return strings.Trim(ref, "[]!")
 }
 
 // wholeSelection: a field selects its whole value when any of its merged occurrences
@@ -154,12 +218,18 @@ func wholeSelection(g *gqlGroup) bool {
 }
 
 // elementPlan compiles a sub-selection of Data (or of an element below it): element
-// names, nested to any depth (D9), bounded by the document's depth limit.
-func (x *gqlExec) elementPlan(g *gqlGroup, depth int) ([]projField, *edge.Error) {
+// names, nested to any depth (D9), bounded by the document's depth limit. t is the
+// object type selected on in the standard mode (nil in the envelope mode, where any
+// element name may be selected and fragments are refused: Data there is schemaless).
+func (x *gqlExec) elementPlan(g *gqlGroup, depth int, t *gqlType) ([]projField, *edge.Error) {
 	if depth > parser.DefaultMaxDepth {
 		return nil, x.errAt(g.sels[0].Pos, edge.CodeTooComplex, "the selection is nested deeper than %d levels", parser.DefaultMaxDepth)
 	}
-	groups, err := x.subGroups(g, "", true)
+	typeName := ""
+	if t != nil {
+		typeName = t.name
+	}
+	groups, err := x.subGroups(g, typeName, t == nil)
 	if err != nil {
 		return nil, err
 	}
@@ -169,9 +239,20 @@ func (x *gqlExec) elementPlan(g *gqlGroup, depth int) ([]projField, *edge.Error)
 		if err := x.noArguments(fg); err != nil {
 			return nil, err
 		}
+		if t != nil && fg.name() == "__typename" {
+			plan = append(plan, projField{key: fg.key, typename: t.name})
+			continue
+		}
+		if t != nil && t.field(fg.name()) == nil {
+			return nil, x.errAt(fg.sels[0].Pos, edge.CodeInvalidQuery, "unknown field %q on %s", edge.Clip(fg.name()), t.name)
+		}
 		pf := projField{key: fg.key, name: fg.name()}
 		if pf.whole = wholeSelection(fg); !pf.whole {
-			if pf.children, err = x.elementPlan(fg, depth+1); err != nil {
+			ft, err := x.objectField(t, pf.name, fg)
+			if err != nil {
+				return nil, err
+			}
+			if pf.children, err = x.elementPlan(fg, depth+1, ft); err != nil {
 				return nil, err
 			}
 		}
@@ -210,12 +291,16 @@ func (x *gqlExec) memberList() string {
 		}
 		s += m
 	}
+	if x.standard {
+		s += ", DataJSON"
+	}
 	return s + ", __typename"
 }
 
 // project appends the members of the JSON object obj that plan selects, in plan order,
 // under their output keys. One pass over obj finds every selected member; values are
-// copied as stored bytes (jsonr's Raw), never decoded.
+// copied as stored bytes (jsonr's Raw), never decoded. A member obj lacks is left out,
+// or answers null in the standard mode (GraphQL answers every selected field).
 func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 	base := len(x.slots)
 	for range plan {
@@ -224,14 +309,14 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 	slots := x.slots[base:]
 	missing := 0
 	for i := range plan {
-		if !plan[i].typename {
+		if plan[i].typename == "" {
 			missing++
 		}
 	}
 	if missing > 0 {
 		jsonr.Parse(obj).ForEach(func(k, v jsonr.Result) bool {
 			for i := range plan {
-				if !plan[i].typename && slots[i] == "" && plan[i].name == k.Str {
+				if plan[i].typename == "" && slots[i] == "" && plan[i].name == k.Str {
 					slots[i] = v.Raw
 					missing--
 				}
@@ -243,23 +328,24 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 	first := true
 	for i := range plan {
 		p := &plan[i]
-		var raw string
-		switch {
-		case p.typename:
-			raw = `"Content"`
-		case slots[i] == "":
-			continue // absent stays absent (D2, D12)
-		default:
-			raw = slots[i]
+		raw := slots[i]
+		if raw == "" && p.typename == "" {
+			if !x.standard {
+				continue // absent stays absent (D2, D12)
+			}
+			raw = "null"
 		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
 		dst = appendKey(dst, p.key)
-		if p.whole || p.typename {
+		switch {
+		case p.typename != "":
+			dst = jsonw.String(dst, p.typename)
+		case p.whole:
 			dst = append(dst, raw...)
-		} else {
+		default:
 			dst = x.projectValue(dst, raw, p.children)
 		}
 	}

@@ -51,14 +51,20 @@ func restItem(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// graphQL answers POST/GET /cda/graphql/v1/<env> (API.md D9).
+// graphQL answers POST/GET /cda/graphql/v1/<env> (API.md D9), in the envelope or the
+// standard mode.
 func graphQL(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
-	return graphql.Execute(dst, env.snap, env.engine, req)
+	return graphql.Execute(dst, env.gql, env.engine, req)
 }
 
-// graphQLSchema answers GET /cda/graphql/v1/<env>/schema.graphql with the SDL.
-func graphQLSchema(dst []byte, env *environment, _ *edge.Request) ([]byte, error) {
-	return graphql.AppendSDL(dst, env.snap), nil
+// graphQLSchema answers GET /cda/graphql/v1/<env>/schema.graphql with the SDL of the
+// request's mode (D9).
+func graphQLSchema(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
+	f, err := graphql.Negotiate(req)
+	if err != nil {
+		return nil, err
+	}
+	return graphql.AppendSDL(dst, env.gql, f.Standard), nil
 }
 
 // search answers POST/GET /cda/es/v1/<env> (spec §4, decisions D7, D10, D11, D12): the

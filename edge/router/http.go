@@ -5,29 +5,49 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
-	"github.com/cdaedge/cdaedge/edge/jsonw"
+	"github.com/cdaedge/cdaedge/edge/graphql"
 )
 
 // appendGraphQLErrors appends the GraphQL form of an error (D8), so that GraphQL
 // clients show it: ,"errors":[{"message":..,"locations":[..],"extensions":{"code":..}}]
 func appendGraphQLErrors(dst []byte, e *edge.Error) []byte {
-	dst = append(dst, `,"errors":[{"message":`...)
-	dst = jsonw.String(dst, e.Message)
-	if e.Line > 0 {
-		dst = append(dst, `,"locations":[{"line":`...)
-		dst = jsonw.Int(dst, int64(e.Line))
-		dst = append(dst, `,"column":`...)
-		dst = jsonw.Int(dst, int64(e.Column))
-		dst = append(dst, "}]"...)
-	}
-	dst = append(dst, `,"extensions":{"code":`...)
-	dst = jsonw.String(dst, string(e.Code))
-	return append(dst, "}}]"...)
+	dst = append(dst, `,"errors":`...)
+	return graphql.AppendErrorList(dst, e)
 }
 
-// success wraps a 200 body with the caching headers of D11.
-func (r *Router) success(env *environment, req *edge.Request, contentType string, body []byte) *edge.Response {
-	etag := etagOf(env.hash, req)
+// reject answers a request refused before its handler ran (no such environment, no
+// access to a preview one): the D8 envelope, or on the GraphQL route in the standard
+// mode GraphQL over HTTP's errors (D9).
+func reject(rt Route, req *edge.Request, e *edge.Error) *edge.Response {
+	if rt == RouteGraphQL {
+		if resp := graphql.StandardError(req, e); resp != nil {
+			return varyAccept(rt, resp)
+		}
+	}
+	return varyAccept(rt, edge.NewErrorResponse(e))
+}
+
+// varyAccept marks the answers of the GraphQL routes as depending on Accept, which
+// chooses the mode (D9), for caches between the client and the service.
+func varyAccept(rt Route, resp *edge.Response) *edge.Response {
+	if rt == RouteGraphQL || rt == RouteGraphQLSchema {
+		resp.Headers = append(resp.Headers, edge.Header{Name: "Vary", Value: "Accept"})
+	}
+	return resp
+}
+
+// success wraps a 200 body with the caching headers of D11. On the GraphQL routes the
+// mode chooses the media type, and a mode's answers have tags of their own.
+func (r *Router) success(env *environment, req *edge.Request, rt Route, body []byte) *edge.Response {
+	contentType, variant := rt.contentType(), ""
+	if rt == RouteGraphQL || rt == RouteGraphQLSchema {
+		f, _ := graphql.Negotiate(req) // the handler has refused a bad mode already
+		variant = f.Variant()
+		if rt == RouteGraphQL {
+			contentType = f.ContentType()
+		}
+	}
+	etag := etagOf(env.hash, req, variant)
 	resp := &edge.Response{Status: 200, Headers: []edge.Header{{Name: "Content-Type", Value: contentType}}}
 	if env.snap.Preview() {
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Cache-Control", Value: "private, no-store"})
@@ -35,7 +55,7 @@ func (r *Router) success(env *environment, req *edge.Request, contentType string
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Cache-Control", Value: r.opts.CacheControl})
 	}
 	resp.Headers = append(resp.Headers, edge.Header{Name: "ETag", Value: etag})
-	envelopeHeaders(env, resp)
+	envelopeHeaders(env, varyAccept(rt, resp))
 	if env.snap.Preview() {
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Vary", Value: "Authorization"})
 	}
@@ -52,14 +72,21 @@ func (r *Router) success(env *environment, req *edge.Request, contentType string
 // envelopeHeaders adds the headers every API answer of an environment carries.
 func envelopeHeaders(env *environment, resp *edge.Response) *edge.Response {
 	if !env.snap.Preview() {
-		resp.Headers = append(resp.Headers, edge.Header{Name: "Access-Control-Allow-Origin", Value: "*"})
+		withCORS(resp)
 	}
 	resp.Headers = append(resp.Headers, edge.Header{Name: "X-Content-Type-Options", Value: "nosniff"})
 	return dedupeNosniff(resp)
 }
 
+// exposedHeaders are the answer headers beyond CORS's safelisted ones that browser code
+// may read (D11): the validator for If-None-Match, and the request id the host echoes.
+const exposedHeaders = "ETag, X-Request-Id"
+
+// withCORS lets any origin read the answer (published environments, D11).
 func withCORS(resp *edge.Response) *edge.Response {
-	resp.Headers = append(resp.Headers, edge.Header{Name: "Access-Control-Allow-Origin", Value: "*"})
+	resp.Headers = append(resp.Headers,
+		edge.Header{Name: "Access-Control-Allow-Origin", Value: "*"},
+		edge.Header{Name: "Access-Control-Expose-Headers", Value: exposedHeaders})
 	return resp
 }
 
@@ -80,15 +107,54 @@ func dedupeNosniff(resp *edge.Response) *edge.Response {
 	return resp
 }
 
-// preflight answers a CORS preflight request (D11).
-func preflight(rt Route) *edge.Response {
-	return &edge.Response{Status: 204, Headers: []edge.Header{
+// defaultAllowedHeaders are the request headers a preflight allows when it names none
+// (D11).
+const defaultAllowedHeaders = "Accept, Authorization, Content-Type, If-None-Match, X-Request-Id"
+
+// maxRequestedHeaders bounds the Access-Control-Request-Headers a preflight echoes.
+const maxRequestedHeaders = 1024
+
+// preflight answers a CORS preflight request (D11): the route's methods, and the
+// headers the request asks for (Access-Control-Request-Headers, when it is a list of
+// header names), else defaultAllowedHeaders. Every request header is allowed: the API
+// reads only a few, and credentials are never involved (the origin is *).
+func preflight(rt Route, req *edge.Request) *edge.Response {
+	allow, vary := defaultAllowedHeaders, false
+	if asked := strings.TrimSpace(edge.HeaderValue(req.Headers, "Access-Control-Request-Headers")); asked != "" && isHeaderList(asked) {
+		allow, vary = asked, true
+	}
+	resp := &edge.Response{Status: 204, Headers: []edge.Header{
 		{Name: "Access-Control-Allow-Origin", Value: "*"},
 		{Name: "Access-Control-Allow-Methods", Value: rt.Allowed()},
-		{Name: "Access-Control-Allow-Headers", Value: "Authorization, Content-Type, If-None-Match"},
+		{Name: "Access-Control-Allow-Headers", Value: allow},
 		{Name: "Access-Control-Max-Age", Value: "86400"},
 		{Name: "Allow", Value: rt.Allowed()},
 	}}
+	if vary {
+		resp.Headers = append(resp.Headers, edge.Header{Name: "Vary", Value: "Access-Control-Request-Headers"})
+	}
+	return resp
+}
+
+// isHeaderList reports whether s is a comma-separated list of header names (RFC 9110
+// tokens), short enough to echo.
+func isHeaderList(s string) bool {
+	if len(s) > maxRequestedHeaders {
+		return false
+	}
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return false
+		}
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // authorize checks a preview environment's bearer token in constant time (D3).
@@ -108,8 +174,10 @@ func (r *Router) authorize(envID string, req *edge.Request) *edge.Error {
 }
 
 // etagOf is a strong validator that changes with the snapshot and with the request
-// (D11): FNV-1a over the snapshot's hash and everything that selects the answer.
-func etagOf(hash [32]byte, req *edge.Request) string {
+// (D11): FNV-1a over the snapshot's hash and everything that selects the answer. variant
+// names a representation other than the default (the GraphQL standard mode's, D9); ""
+// leaves the tags of the default ones as they always were.
+func etagOf(hash [32]byte, req *edge.Request, variant string) string {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	mix := func(s string) {
@@ -129,6 +197,9 @@ func etagOf(hash [32]byte, req *edge.Request) string {
 	mix(req.Path)
 	mix(req.RawQuery)
 	mix(string(req.Body))
+	if variant != "" {
+		mix(variant)
+	}
 	const digits = "0123456789abcdef"
 	var out [18]byte
 	out[0], out[17] = '"', '"'

@@ -8,6 +8,7 @@ package router
 import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/eval"
+	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -41,11 +42,13 @@ type Router struct {
 	buf  []byte
 }
 
-// environment is one served snapshot with its evaluator.
+// environment is one served snapshot with its evaluator and its GraphQL schema (typed
+// from the snapshot's items on first use, then kept).
 type environment struct {
 	snap   *snapshot.Snapshot
 	engine *eval.Engine
 	hash   [32]byte
+	gql    *graphql.Schema
 }
 
 // New returns a router with no environments.
@@ -73,7 +76,7 @@ func (r *Router) Load(snap *snapshot.Snapshot) {
 	e := eval.NewEngine(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
 	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
-	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash()}
+	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash(), gql: graphql.NewSchema(snap)}
 }
 
 // handler answers one route: it appends a 200 body to dst or returns an error, which
@@ -109,15 +112,15 @@ func (r *Router) Serve(req *edge.Request) *edge.Response {
 		return resp
 	}
 	if method == "OPTIONS" {
-		return preflight(rt)
+		return preflight(rt, req)
 	}
 	env := r.envs[envID]
 	if env == nil {
-		return withCORS(edge.NewErrorResponse(edge.Errorf(edge.CodeEnvironmentNotFound, "environment %q not found", edge.Clip(envID))))
+		return withCORS(reject(rt, req, edge.Errorf(edge.CodeEnvironmentNotFound, "environment %q not found", edge.Clip(envID))))
 	}
 	if env.snap.Preview() {
 		if e := r.authorize(envID, req); e != nil {
-			resp := edge.NewErrorResponse(e)
+			resp := reject(rt, req, e)
 			resp.Headers = append(resp.Headers, edge.Header{Name: "WWW-Authenticate", Value: `Bearer realm="preview"`})
 			return resp
 		}
@@ -128,18 +131,24 @@ func (r *Router) Serve(req *edge.Request) *edge.Response {
 		err = env.engine.CheckAnswer(len(buf), 0)
 	}
 	if err != nil {
-		return r.failure(env, rt, edge.AsError(err))
+		return r.failure(env, rt, req, edge.AsError(err))
 	}
 	r.buf = buf
-	return r.success(env, req, rt.contentType(), buf)
+	return r.success(env, req, rt, buf)
 }
 
-// failure is the envelope of e, in the GraphQL form too on the GraphQL route (D8).
-func (r *Router) failure(env *environment, rt Route, e *edge.Error) *edge.Response {
+// failure is the envelope of e, in the GraphQL form too on the GraphQL route (D8), or
+// GraphQL over HTTP's answer in the standard mode (D9).
+func (r *Router) failure(env *environment, rt Route, req *edge.Request, e *edge.Error) *edge.Response {
+	if rt == RouteGraphQL {
+		if resp := graphql.StandardError(req, e); resp != nil {
+			return envelopeHeaders(env, varyAccept(rt, resp))
+		}
+	}
 	resp := edge.NewErrorResponse(e)
 	if rt == RouteGraphQL {
 		resp.Body = appendGraphQLErrors(resp.Body[:len(resp.Body)-1], e)
 		resp.Body = append(resp.Body, '}')
 	}
-	return envelopeHeaders(env, resp)
+	return envelopeHeaders(env, varyAccept(rt, resp))
 }

@@ -22,7 +22,7 @@ import (
 // Encoding is a content coding the host can produce.
 type Encoding uint8
 
-// The content codings, in order of preference at equal quality.
+// The content codings. At equal quality gzip is preferred to zstd (Negotiate).
 const (
 	Identity Encoding = iota
 	Zstd
@@ -41,7 +41,10 @@ func (e Encoding) String() string {
 }
 
 // Negotiate picks the coding for an Accept-Encoding header value: the acceptable
-// coding (zstd or gzip, or one allowed by "*") of highest quality, zstd on a tie;
+// coding (zstd or gzip, or one allowed by "*") of highest quality; q=0 refuses a coding.
+// On a tie (a client that states no preference, "gzip, deflate, br, zstd") it picks
+// gzip: every client that lists zstd also decodes gzip, while some list zstd without
+// being able to decode it (Node 20's fetch in @whatwg-node offers what its zlib lacks).
 // Identity when none is acceptable or the header is absent.
 func Negotiate(accept string) Encoding {
 	qz, qg, qstar := -1.0, -1.0, -1.0
@@ -78,10 +81,10 @@ func Negotiate(accept string) Encoding {
 		qg = qstar
 	}
 	switch {
-	case qz > 0 && qz >= qg:
-		return Zstd
-	case qg > 0:
+	case qg > 0 && qg >= qz:
 		return Gzip
+	case qz > 0:
+		return Zstd
 	}
 	return Identity
 }

@@ -4,13 +4,15 @@
 //                                        (the one GraphiQL sends) as JSON: {"query": "..."}
 //   node check.mjs check < input.json    input: {"introspection": <response body>,
 //                                        "sdl": "<schema.graphql>", "queries": ["..."],
-//                                        "invalid": ["..."]}
+//                                        "invalid": ["..."], "types": {"Type.field": "T"}}
 //
 // `check` builds a client schema from the introspection answer (buildClientSchema, as
 // GraphiQL does), builds a schema from the SDL (buildSchema), checks that both print the
 // same, and validates every query against both; each of "invalid" must be rejected by
-// both, so that a vacuous schema cannot pass. It prints {"ok": bool, "problems": [...]}
-// and exits 0 either way; the Go test reads the verdict.
+// both, so that a vacuous schema cannot pass. "types" are fields whose type (as
+// graphql-js prints it, "[String!]") both schemas must give: the typed schema of D9.
+// It prints {"ok": bool, "problems": [...]} and exits 0 either way; the Go test reads
+// the verdict. The Go test runs it once per mode (envelope and standard).
 import {
   buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema,
   parse, printSchema, validate, validateSchema,
@@ -72,6 +74,15 @@ for (const q of input.queries) {
 for (const q of input.invalid ?? []) {
   for (const [name, s] of schemas) {
     if (validate(s, parse(q)).length === 0) problems.push(`${name} accepts the invalid query ${JSON.stringify(q)}`);
+  }
+}
+for (const [path, want] of Object.entries(input.types ?? {})) {
+  const [typeName, fieldName] = path.split('.');
+  for (const [name, s] of schemas) {
+    const type = s.getType(typeName);
+    const field = type && typeof type.getFields === 'function' ? type.getFields()[fieldName] : undefined;
+    const got = field ? String(field.type) : '(none)';
+    if (got !== want) problems.push(`${name}: ${path} is ${got}, want ${want}`);
   }
 }
 process.stdout.write(JSON.stringify({ ok: problems.length === 0, problems }));
