@@ -232,6 +232,30 @@ func appendPadded(dst []byte, v uint64, width int) []byte {
 	return append(dst, buf[i:]...)
 }
 
+// Civil splits epoch milliseconds into UTC calendar fields (proleptic Gregorian).
+func Civil(ms int64) (year int64, month, day, hour, minute, second, milli int) {
+	days := ms / msPerDay
+	rem := ms % msPerDay
+	if rem < 0 {
+		rem += msPerDay
+		days--
+	}
+	year, month, day = CivilFromDays(days)
+	return year, month, day, int(rem / 3600000), int(rem / 60000 % 60), int(rem / 1000 % 60), int(rem % 1000)
+}
+
+// CivilMillis returns the epoch milliseconds of y-m-d 00:00 UTC; month may be outside
+// 1..12 (it carries into the year), so that callers can step months by adding to m.
+func CivilMillis(y int64, m, d int) int64 {
+	y += int64((m - 1) / 12)
+	m = (m-1)%12 + 1
+	if m <= 0 {
+		m += 12
+		y--
+	}
+	return DaysFromCivil(y, m, d) * msPerDay
+}
+
 // DaysFromCivil returns the days from 1970-01-01 to y-m-d in the proleptic Gregorian
 // calendar (Howard Hinnant's algorithm, exact for every year), for m in 1..12 and any d.
 func DaysFromCivil(y int64, m, d int) int64 {

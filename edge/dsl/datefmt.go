@@ -7,32 +7,6 @@ import (
 	"github.com/cdaedge/cdaedge/edge/datetime"
 )
 
-const msPerDay = 86400000
-
-// Civil splits epoch milliseconds into UTC calendar fields (proleptic Gregorian).
-func Civil(ms int64) (year int64, month, day, hour, minute, second, milli int) {
-	days := ms / msPerDay
-	rem := ms % msPerDay
-	if rem < 0 {
-		rem += msPerDay
-		days--
-	}
-	year, month, day = datetime.CivilFromDays(days)
-	return year, month, day, int(rem / 3600000), int(rem / 60000 % 60), int(rem / 1000 % 60), int(rem % 1000)
-}
-
-// CivilMillis returns the epoch milliseconds of y-m-d 00:00 UTC; month may be outside
-// 1..12 (it carries into the year).
-func CivilMillis(y int64, m, d int) int64 {
-	y += int64((m - 1) / 12)
-	m = (m-1)%12 + 1
-	if m <= 0 {
-		m += 12
-		y--
-	}
-	return datetime.DaysFromCivil(y, m, d) * msPerDay
-}
-
 // namedFormats maps Elasticsearch's built-in date format names to patterns.
 var namedFormats = map[string]string{
 	"date": "yyyy-MM-dd", "strict_date": "yyyy-MM-dd",
@@ -66,7 +40,7 @@ func FormatMillis(dst []byte, ms int64, format string) ([]byte, bool) {
 	if p, ok := namedFormats[format]; ok {
 		format = p
 	}
-	y, mo, d, h, mi, s, milli := Civil(ms)
+	y, mo, d, h, mi, s, milli := datetime.Civil(ms)
 	for i := 0; i < len(format); {
 		c := format[i]
 		j := i
