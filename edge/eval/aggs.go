@@ -21,6 +21,41 @@ type aggContext struct {
 	e       *Engine
 	vals    []snapshot.Value
 	buckets int
+
+	// Buckets being counted are carved from chunks (see newTermBucket), not allocated
+	// one by one: a date_histogram or a terms over many values has thousands.
+	termFree []termBucket
+	histFree []histBucket
+	chunk    int
+}
+
+// chunkLen is the length of the next chunk of buckets: doubling from 16, so that n
+// buckets cost O(log n) allocations, up to 1024, so that little of a chunk goes unused.
+func (c *aggContext) chunkLen() int {
+	c.chunk = min(max(16, 2*c.chunk), 1024)
+	return c.chunk
+}
+
+// newTermBucket returns a zeroed bucket for v. Chunks are never moved or reused within
+// a request, so the pointers stay valid.
+func (c *aggContext) newTermBucket(v aggValue) *termBucket {
+	if len(c.termFree) == 0 {
+		c.termFree = make([]termBucket, c.chunkLen())
+	}
+	b := &c.termFree[0]
+	c.termFree = c.termFree[1:]
+	b.v = v
+	return b
+}
+
+// newHistBucket returns a zeroed histogram bucket (see newTermBucket).
+func (c *aggContext) newHistBucket() *histBucket {
+	if len(c.histFree) == 0 {
+		c.histFree = make([]histBucket, c.chunkLen())
+	}
+	b := &c.histFree[0]
+	c.histFree = c.histFree[1:]
+	return b
 }
 
 // Aggregate computes aggs over the matched items (API.md D10): result i answers aggs[i].
@@ -233,13 +268,13 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 			if v.kind == snapshot.KindString && int(v.ord) < len(byOrd) {
 				b = byOrd[v.ord]
 				if b == nil {
-					b = &termBucket{v: v}
+					b = c.newTermBucket(v)
 					byOrd[v.ord] = b
 					index[v.key()] = b
 					buckets = append(buckets, b)
 				}
 			} else if b = index[v.key()]; b == nil {
-				b = &termBucket{v: v}
+				b = c.newTermBucket(v)
 				index[v.key()] = b
 				buckets = append(buckets, b)
 			}
@@ -254,7 +289,7 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 		for ord := 0; ord < dict.Len(); ord++ {
 			v := aggValue{kind: snapshot.KindString, ord: uint32(ord)}
 			if index[v.key()] == nil {
-				b := &termBucket{v: v}
+				b := c.newTermBucket(v)
 				index[v.key()] = b
 				buckets = append(buckets, b)
 			}

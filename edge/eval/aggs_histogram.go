@@ -101,7 +101,7 @@ func (c *aggContext) histogram(a *query.Agg, docs []int) (query.AggResult, error
 	for _, k := range keys {
 		b := index[floatKey(k)]
 		if b == nil {
-			b = &histBucket{}
+			b = c.newHistBucket()
 		}
 		if b.count < a.MinDocCount {
 			continue
@@ -155,7 +155,7 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 					if err := c.countBuckets(1); err != nil {
 						return nil, nil, err
 					}
-					b = &histBucket{}
+					b = c.newHistBucket()
 					index[floatKey(k)] = b
 					keys = append(keys, k)
 				}
