@@ -205,9 +205,13 @@ func (c *aggContext) singleBucket(a *query.Agg, docs []int) (query.AggResult, er
 func (c *aggContext) countBuckets(n int) error {
 	c.buckets += n
 	if c.buckets > maxBuckets {
-		return edge.Errorf(edge.CodeTooComplex, "the aggregations would make more than %d buckets (limit: search.max_buckets)", maxBuckets)
+		return tooManyBuckets()
 	}
 	return nil
+}
+
+func tooManyBuckets() error {
+	return edge.Errorf(edge.CodeTooComplex, "the aggregations would make more than %d buckets (limit: search.max_buckets)", maxBuckets)
 }
 
 // ---- terms ----

@@ -183,13 +183,24 @@ func (c *aggContext) fillKeys(a *query.Agg, index map[uint64]*histBucket, keys [
 		hi = math.Max(hi, roundKey(a, a.ExtendedMax))
 	}
 	var filled []float64
-	for k := lo; k <= hi; k = nextKey(a, k) {
+	for k := lo; k <= hi; {
 		filled = append(filled, k)
 		if index[floatKey(k)] == nil {
 			if err := c.countBuckets(1); err != nil {
 				return nil, err
 			}
 		}
+		next := nextKey(a, k)
+		if next <= k {
+			// The interval is below the precision of k (1 on 1e19): the step stands
+			// still. A key that exists counts no bucket, so without this the loop
+			// would never end; reaching hi would take endless empty buckets.
+			if k < hi {
+				return nil, tooManyBuckets()
+			}
+			break
+		}
+		k = next
 	}
 	return filled, nil
 }

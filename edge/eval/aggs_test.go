@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // TestAggregate checks that Aggregate answers typed results, in the model's terms:
@@ -67,5 +68,32 @@ func TestAggregate(t *testing.T) {
 	_, err = e.Aggregate([]*query.Agg{{Name: "h", Kind: query.AggDateHistogram, Field: "CreatedAt", Calendar: query.CalendarMinute}}, res.Matched)
 	if !errors.As(err, &ee) || ee.Code != edge.CodeTooComplex {
 		t.Errorf("minute buckets over three years: %v", err)
+	}
+}
+
+// TestHistogramStepBelowPrecision checks that filling the gaps between histogram buckets
+// ends when the interval is below the values' precision (1 on 1e19): one bucket is
+// answered as it is, and reaching a second would take endless empty buckets.
+func TestHistogramStepBelowPrecision(t *testing.T) {
+	e := NewEngine(snapshottest.Open(t, "hist", false,
+		`{"ContentID":"Content_0","Status":"Published","Data":{"n":1e19}}`,
+		`{"ContentID":"Content_1","Status":"Published","Data":{"n":1.0000000000000002e19}}`))
+	all, err := e.Search(&query.Search{Query: query.MatchAll{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &query.Agg{Name: "h", Kind: query.AggHistogram, Field: "Data.n", Interval: 1}
+	_, err = e.Aggregate([]*query.Agg{h}, all.Matched)
+	var ee *edge.Error
+	if !errors.As(err, &ee) || ee.Code != edge.CodeTooComplex {
+		t.Errorf("two buckets a step below precision apart: %v", err)
+	}
+	one, err := e.Search(&query.Search{Query: query.IDs{Values: []string{"Content_0"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Aggregate([]*query.Agg{h}, one.Matched)
+	if err != nil || len(got[0].Buckets) != 1 || got[0].Buckets[0].Key.Number != 1e19 {
+		t.Errorf("one bucket: %+v, %v", got, err)
 	}
 }

@@ -76,6 +76,9 @@ var aggBodies = []string{
 	`{"size":0,"aggs":{"t":{"terms":{"field":"TemplateName.keyword"},"meta":{"x":1},"aggs":{"r":{"range":{"field":"Data.price","ranges":[{"to":50}]},"meta":{}}}},"m":{"max":{"field":"Data.price"},"meta":{"unit":"€"}}}}`,
 	`{"size":2,"query":{"exists":{"field":"Data.tags"}},"post_filter":{"term":{"TemplateName.keyword":"Article"}},"aggs":{"t":{"terms":{"field":"TemplateName.keyword"}}}}`,
 	`{"size":0,"aggs":{"a":{"terms":{"field":"TemplateName.keyword","size":1},"aggs":{"b":{"terms":{"field":"CreatedBy.keyword","size":1},"aggs":{"c":{"terms":{"field":"UpdatedBy.keyword"},"aggs":{"d":{"stats":{"field":"Data.readingTime"}}}}}}}}}}`,
+	// A histogram interval below the values' precision (1 on 1e19) answers one bucket
+	// instead of stepping in place for ever.
+	`{"size":0,"aggs":{"h":{"histogram":{"field":"Data.barcode","interval":1}}}}`,
 }
 
 // TestAggregationAnswers compares the answers to aggBodies with testdata/aggs.golden
