@@ -29,35 +29,6 @@ type aggContext struct {
 	chunk    int
 }
 
-// chunkLen is the length of the next chunk of buckets: doubling from 16, so that n
-// buckets cost O(log n) allocations, up to 1024, so that little of a chunk goes unused.
-func (c *aggContext) chunkLen() int {
-	c.chunk = min(max(16, 2*c.chunk), 1024)
-	return c.chunk
-}
-
-// newTermBucket returns a zeroed bucket for v. Chunks are never moved or reused within
-// a request, so the pointers stay valid.
-func (c *aggContext) newTermBucket(v aggValue) *termBucket {
-	if len(c.termFree) == 0 {
-		c.termFree = make([]termBucket, c.chunkLen())
-	}
-	b := &c.termFree[0]
-	c.termFree = c.termFree[1:]
-	b.v = v
-	return b
-}
-
-// newHistBucket returns a zeroed histogram bucket (see newTermBucket).
-func (c *aggContext) newHistBucket() *histBucket {
-	if len(c.histFree) == 0 {
-		c.histFree = make([]histBucket, c.chunkLen())
-	}
-	b := &c.histFree[0]
-	c.histFree = c.histFree[1:]
-	return b
-}
-
 // Aggregate computes aggs over the matched items (API.md D10): result i answers aggs[i].
 // Its work is charged to the current request's budget; past it, or past maxBuckets
 // buckets in all, it fails with a too_complex *edge.Error. A metric over a field that
@@ -210,8 +181,38 @@ func (c *aggContext) countBuckets(n int) error {
 	return nil
 }
 
+// tooManyBuckets is the error of a request whose aggregations pass maxBuckets.
 func tooManyBuckets() error {
 	return edge.Errorf(edge.CodeTooComplex, "the aggregations would make more than %d buckets (limit: search.max_buckets)", maxBuckets)
+}
+
+// chunkLen is the length of the next chunk of buckets: doubling from 16, so that n
+// buckets cost O(log n) allocations, up to 1024, so that little of a chunk goes unused.
+func (c *aggContext) chunkLen() int {
+	c.chunk = min(max(16, 2*c.chunk), 1024)
+	return c.chunk
+}
+
+// newTermBucket returns a zeroed bucket for v. Chunks are never moved or reused within
+// a request, so the pointers stay valid.
+func (c *aggContext) newTermBucket(v aggValue) *termBucket {
+	if len(c.termFree) == 0 {
+		c.termFree = make([]termBucket, c.chunkLen())
+	}
+	b := &c.termFree[0]
+	c.termFree = c.termFree[1:]
+	b.v = v
+	return b
+}
+
+// newHistBucket returns a zeroed histogram bucket (see newTermBucket).
+func (c *aggContext) newHistBucket() *histBucket {
+	if len(c.histFree) == 0 {
+		c.histFree = make([]histBucket, c.chunkLen())
+	}
+	b := &c.histFree[0]
+	c.histFree = c.histFree[1:]
+	return b
 }
 
 // ---- terms ----
