@@ -6,128 +6,28 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/datetime"
 	"github.com/cdaedge/cdaedge/snapshot"
 
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
-// AggType is an aggregation's type (decisions D10).
-type AggType uint8
-
-// Aggregation types.
-const (
-	AggTerms AggType = iota + 1
-	AggRange
-	AggDateRange
-	AggHistogram
-	AggDateHistogram
-	AggMin
-	AggMax
-	AggAvg
-	AggSum
-	AggStats
-	AggValueCount
-	AggCardinality
-	AggMissing
-	AggFilter
-)
-
-var aggNames = [...]struct {
-	name string
-	typ  AggType
-}{
-	{"terms", AggTerms}, {"range", AggRange}, {"date_range", AggDateRange},
-	{"histogram", AggHistogram}, {"date_histogram", AggDateHistogram},
-	{"min", AggMin}, {"max", AggMax}, {"avg", AggAvg}, {"sum", AggSum}, {"stats", AggStats},
-	{"value_count", AggValueCount}, {"cardinality", AggCardinality}, {"missing", AggMissing},
-	{"filter", AggFilter},
-}
-
-// String returns the aggregation type's name in the request syntax.
-func (t AggType) String() string {
-	for _, a := range aggNames[:] {
-		if a.typ == t {
-			return a.name
-		}
-	}
-	return "?"
-}
-
-// IsMetric reports whether the type is a single- or multi-value metric (no buckets,
-// no sub-aggregations).
-func (t AggType) IsMetric() bool { return t >= AggMin && t <= AggCardinality }
-
-// BucketOrder is one key of a bucket aggregation's order: "_count", "_key", or the
-// name of a single-value metric sub-aggregation.
-type BucketOrder struct {
-	Key  string
-	Desc bool
-}
-
-// RangeSpec is one range of a range or date_range aggregation; From and To are
-// -Inf/+Inf when unbounded. Key is empty unless given.
-type RangeSpec struct {
-	Key      string
-	From, To float64
-}
-
-// Calendar intervals of date_histogram.
-const (
-	CalMinute  = "minute"
-	CalHour    = "hour"
-	CalDay     = "day"
-	CalWeek    = "week"
-	CalMonth   = "month"
-	CalQuarter = "quarter"
-	CalYear    = "year"
-)
-
-// Agg is one requested aggregation.
-type Agg struct {
-	Name string
-	Type AggType
-	// Field is the field as written (a member, a Data path, or <field>.keyword).
-	Field string
-	// Meta is the raw JSON of "meta", echoed in the answer ("" when absent).
-	Meta string
-	// Terms.
-	Size        int
-	MinDocCount int
-	Order       []BucketOrder
-	Include     []string
-	Exclude     []string
-	// Range and date_range.
-	Ranges []RangeSpec
-	Keyed  bool
-	// Histograms: Calendar (date_histogram calendar_interval) or Interval (fixed, in
-	// milliseconds for dates). Offset in the same unit; TimeZone in milliseconds.
-	Calendar    string
-	Interval    float64
-	Offset      float64
-	TimeZone    int64
-	Format      string
-	ExtendedMin float64
-	ExtendedMax float64
-	HasExtended bool
-	// Filter is the filter aggregation's query.
-	Filter query.Query
-	// Subs are the sub-aggregations, in request order.
-	Subs []*Agg
-}
+// The "aggs" of a search body (API.md D10), decoded into the query model's query.Agg;
+// aggrender.go writes what the evaluator computes for them.
 
 // maxAggDepth bounds sub-aggregation nesting.
 const maxAggDepth = 8
 
 // aggs decodes an "aggs" object: {"<name>": {"<type>": {...}, "aggs": {...}, "meta": {...}}}.
-func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*Agg, error) {
+func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*query.Agg, error) {
 	if depth >= maxAggDepth {
 		return nil, errorf(edge.CodeTooComplex, path, "aggregations nest deeper than "+strconv.Itoa(maxAggDepth)+" levels")
 	}
 	if !v.IsObject() {
 		return nil, wrongType(path, "an object of named aggregations", v)
 	}
-	var out []*Agg
+	var out []*query.Agg
 	err := d.members(v, path, func(name string, body jsonr.Result) error {
 		p := join(path, name)
 		if name == "" || strings.ContainsAny(name, "[]>") {
@@ -147,8 +47,8 @@ func (d *decoder) aggs(v jsonr.Result, path string, depth int) ([]*Agg, error) {
 	return out, err
 }
 
-func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*Agg, error) {
-	a := &Agg{Name: name}
+func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*query.Agg, error) {
+	a := &query.Agg{Name: name}
 	var spec jsonr.Result
 	specPath := ""
 	var subs *jsonr.Result
@@ -168,24 +68,25 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 			a.Meta = val.Raw
 			return nil
 		}
-		for _, an := range aggNames[:] {
-			if an.name == key {
-				if a.Type != 0 {
-					return errorf(edge.CodeInvalidQuery, path, "found two aggregation types in ["+clip(name)+"]: ["+a.Type.String()+"] and ["+key+"]")
+		// The model's kinds are named as the DSL names them.
+		for k := query.AggTerms; k <= query.AggFilter; k++ {
+			if k.String() == key {
+				if a.Kind != 0 {
+					return errorf(edge.CodeInvalidQuery, path, "found two aggregation types in ["+edge.Clip(name)+"]: ["+a.Kind.String()+"] and ["+key+"]")
 				}
-				a.Type, spec, specPath = an.typ, val, join(path, key)
+				a.Kind, spec, specPath = k, val, join(path, key)
 				return nil
 			}
 		}
-		return errorf(edge.CodeInvalidQuery, path, "unknown aggregation type ["+clip(key)+"]; supported: terms, range, date_range, histogram, date_histogram, min, max, avg, sum, stats, value_count, cardinality, missing, filter")
+		return errorf(edge.CodeInvalidQuery, path, "unknown aggregation type ["+edge.Clip(key)+"]; supported: terms, range, date_range, histogram, date_histogram, min, max, avg, sum, stats, value_count, cardinality, missing, filter")
 	})
 	if err != nil {
 		return nil, err
 	}
-	if a.Type == 0 {
-		return nil, errorf(edge.CodeInvalidQuery, path, "aggregation ["+clip(name)+"] has no type")
+	if a.Kind == 0 {
+		return nil, errorf(edge.CodeInvalidQuery, path, "aggregation ["+edge.Clip(name)+"] has no type")
 	}
-	if a.Type == AggFilter {
+	if a.Kind == query.AggFilter {
 		if a.Filter, err = d.query(spec, specPath, 0); err != nil {
 			return nil, err
 		}
@@ -193,38 +94,38 @@ func (d *decoder) agg(name string, body jsonr.Result, path string, depth int) (*
 		return nil, err
 	}
 	if subs != nil {
-		if a.Type.IsMetric() {
-			return nil, errorf(edge.CodeInvalidQuery, path, "aggregator ["+clip(name)+"] of type ["+a.Type.String()+"] cannot accept sub-aggregations")
+		if a.Kind.IsMetric() {
+			return nil, errorf(edge.CodeInvalidQuery, path, "aggregator ["+edge.Clip(name)+"] of type ["+a.Kind.String()+"] cannot accept sub-aggregations")
 		}
 		if a.Subs, err = d.aggs(*subs, join(path, "aggs"), depth+1); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range a.Order {
-		if o.Key == "_count" || o.Key == "_key" {
+		if o.By != query.ByMetric {
 			continue
 		}
 		ok := false
 		for _, s := range a.Subs {
-			if s.Name == o.Key && s.Type.IsMetric() && s.Type != AggStats {
+			if s.Name == o.Metric && s.Kind.IsSingleValueMetric() {
 				ok = true
 			}
 		}
 		if !ok {
-			return nil, errorf(edge.CodeInvalidArgument, join(specPath, "order"), "invalid aggregation order path ["+clip(o.Key)+"]: name _count, _key or a single-value metric sub-aggregation")
+			return nil, errorf(edge.CodeInvalidArgument, join(specPath, "order"), "invalid aggregation order path ["+edge.Clip(o.Metric)+"]: name _count, _key or a single-value metric sub-aggregation")
 		}
 	}
 	return a, nil
 }
 
-func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
-	typ := a.Type
-	switch typ {
-	case AggTerms:
+func (d *decoder) aggSpec(a *query.Agg, spec jsonr.Result, path string) error {
+	kind := a.Kind
+	switch kind {
+	case query.AggTerms:
 		a.Size, a.MinDocCount = 10, 1
-		a.Order = []BucketOrder{{Key: "_count", Desc: true}, {Key: "_key"}}
-	case AggHistogram, AggDateHistogram:
-		a.Order = []BucketOrder{{Key: "_key"}}
+		a.Order = []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}
+	case query.AggHistogram, query.AggDateHistogram:
+		a.Order = []query.BucketOrder{{By: query.ByKey}}
 	}
 	fixed := ""
 	err := d.members(spec, path, func(key string, val jsonr.Result) error {
@@ -233,133 +134,144 @@ func (d *decoder) aggSpec(a *Agg, spec jsonr.Result, path string) error {
 		switch {
 		case key == "field":
 			a.Field, err = strictStr(val, p)
-		case key == "size" && typ == AggTerms:
+		case key == "size" && kind == query.AggTerms:
 			a.Size, err = integer(val, p, 1, 65536)
-		case key == "min_doc_count" && (typ == AggTerms || typ == AggHistogram || typ == AggDateHistogram):
+		case key == "min_doc_count" && (kind == query.AggTerms || kind == query.AggHistogram || kind == query.AggDateHistogram):
 			a.MinDocCount, err = integer(val, p, 0, 1<<31-1)
-		case key == "order" && (typ == AggTerms || typ == AggHistogram || typ == AggDateHistogram):
+		case key == "order" && (kind == query.AggTerms || kind == query.AggHistogram || kind == query.AggDateHistogram):
 			a.Order, err = aggOrder(val, p)
-			if err == nil && typ == AggTerms {
+			if err == nil && kind == query.AggTerms {
 				// Ties break by key ascending, as Elasticsearch adds _key asc.
-				last := a.Order[len(a.Order)-1].Key
-				if last != "_key" {
-					a.Order = append(a.Order, BucketOrder{Key: "_key"})
+				if a.Order[len(a.Order)-1].By != query.ByKey {
+					a.Order = append(a.Order, query.BucketOrder{By: query.ByKey})
 				}
 			}
-		case (key == "include" || key == "exclude") && typ == AggTerms:
+		case (key == "include" || key == "exclude") && kind == query.AggTerms:
 			var list []string
 			if val.Type == jsonr.String {
 				return errorf(edge.CodeInvalidQuery, p, "regular-expression include/exclude is not supported; give an array of exact values")
 			}
 			if list, err = patternList(val, p); err == nil {
 				if key == "include" {
-					a.Include = list
+					a.Include = keyScalars(list)
 				} else {
-					a.Exclude = list
+					a.Exclude = keyScalars(list)
 				}
 			}
-		case (key == "shard_size" || key == "shard_min_doc_count") && typ == AggTerms:
+		case (key == "shard_size" || key == "shard_min_doc_count") && kind == query.AggTerms:
 			_, err = integer(val, p, 0, 1<<31-1)
-		case (key == "show_term_doc_count_error") && typ == AggTerms:
+		case (key == "show_term_doc_count_error") && kind == query.AggTerms:
 			_, err = boolean(val, p)
-		case (key == "execution_hint" || key == "collect_mode") && typ == AggTerms:
+		case (key == "execution_hint" || key == "collect_mode") && kind == query.AggTerms:
 			_, err = strictStr(val, p)
-		case key == "ranges" && (typ == AggRange || typ == AggDateRange):
-			a.Ranges, err = d.aggRanges(val, p, typ == AggDateRange || snapshot.IsDateMember(a.Field))
-		case key == "keyed" && (typ == AggRange || typ == AggDateRange || typ == AggHistogram || typ == AggDateHistogram):
+		case key == "ranges" && (kind == query.AggRange || kind == query.AggDateRange):
+			a.Ranges, err = d.aggRanges(val, p, kind == query.AggDateRange || snapshot.IsDateMember(a.Field))
+		case key == "keyed" && (kind == query.AggRange || kind == query.AggDateRange || kind == query.AggHistogram || kind == query.AggDateHistogram):
 			a.Keyed, err = boolean(val, p)
-		case key == "calendar_interval" && typ == AggDateHistogram:
+		case key == "calendar_interval" && kind == query.AggDateHistogram:
 			var s string
 			if s, err = strictStr(val, p); err == nil {
 				a.Calendar, err = calendarUnit(s, p)
 			}
-		case key == "fixed_interval" && typ == AggDateHistogram:
+		case key == "fixed_interval" && kind == query.AggDateHistogram:
 			if fixed, err = strictStr(val, p); err == nil {
 				a.Interval, err = fixedInterval(fixed, p)
 			}
-		case key == "interval" && typ == AggDateHistogram:
+		case key == "interval" && kind == query.AggDateHistogram:
 			err = errorf(edge.CodeInvalidArgument, p, "[interval] was removed in Elasticsearch 8; use calendar_interval or fixed_interval")
-		case key == "interval" && typ == AggHistogram:
+		case key == "interval" && kind == query.AggHistogram:
 			if a.Interval, err = number(val, p); err == nil && a.Interval <= 0 {
 				err = errorf(edge.CodeInvalidArgument, p, "interval must be greater than 0")
 			}
-		case key == "offset" && typ == AggHistogram:
+		case key == "offset" && kind == query.AggHistogram:
 			a.Offset, err = number(val, p)
-		case key == "offset" && typ == AggDateHistogram:
+		case key == "offset" && kind == query.AggDateHistogram:
 			var s string
 			if s, err = strictStr(val, p); err == nil {
 				a.Offset, err = signedInterval(s, p)
 			}
-		case key == "time_zone" && (typ == AggDateHistogram || typ == AggDateRange):
+		case key == "time_zone" && (kind == query.AggDateHistogram || kind == query.AggDateRange):
 			var s string
 			if s, err = strictStr(val, p); err == nil {
 				a.TimeZone, err = zoneOffset(s, p)
 			}
-		case key == "format" && (typ == AggDateHistogram || typ == AggDateRange || typ == AggMin || typ == AggMax):
+		case key == "format" && (kind == query.AggDateHistogram || kind == query.AggDateRange || kind == query.AggMin || kind == query.AggMax):
 			if a.Format, err = strictStr(val, p); err == nil {
 				if _, ok := FormatMillis(nil, 0, a.Format); !ok {
-					err = errorf(edge.CodeInvalidArgument, p, "unsupported date format ["+clip(a.Format)+"]; use a pattern of yyyy, MM, dd, HH, mm, ss, SSS and literals, or strict_date_optional_time, date, epoch_millis")
+					err = errorf(edge.CodeInvalidArgument, p, "unsupported date format ["+edge.Clip(a.Format)+"]; use a pattern of yyyy, MM, dd, HH, mm, ss, SSS and literals, or strict_date_optional_time, date, epoch_millis")
 				}
 			}
-		case (key == "extended_bounds") && (typ == AggHistogram || typ == AggDateHistogram):
-			err = d.members(val, p, func(k string, bv jsonr.Result) error {
-				var f float64
-				var err error
-				if typ == AggDateHistogram && bv.Type == jsonr.String {
-					var ms int64
-					ms, err = dateBound(bv, join(p, k), "", 0)
-					f = float64(ms)
-				} else {
-					f, err = number(bv, join(p, k))
-				}
-				switch k {
-				case "min":
-					a.ExtendedMin = f
-				case "max":
-					a.ExtendedMax = f
-				default:
-					return errorf(edge.CodeInvalidQuery, p, "unknown extended_bounds member ["+clip(k)+"]")
-				}
-				a.HasExtended = true
-				return err
-			})
-		case key == "precision_threshold" && typ == AggCardinality:
+		case (key == "extended_bounds") && (kind == query.AggHistogram || kind == query.AggDateHistogram):
+			err = d.extendedBounds(a, val, p)
+		case key == "precision_threshold" && kind == query.AggCardinality:
 			_, err = integer(val, p, 0, 1<<31-1)
 		case key == "missing":
 			err = errorf(edge.CodeInvalidQuery, p, "[missing] values are not supported; use a missing aggregation")
 		default:
-			err = errorf(edge.CodeInvalidQuery, path, "["+typ.String()+"] aggregation does not support ["+clip(key)+"]")
+			err = errorf(edge.CodeInvalidQuery, path, "["+kind.String()+"] aggregation does not support ["+edge.Clip(key)+"]")
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	return checkAggSpec(a, path)
+}
+
+// checkAggSpec checks that a decoded aggregation has what its kind requires.
+func checkAggSpec(a *query.Agg, path string) error {
+	kind := a.Kind
 	if a.Field == "" {
-		return errorf(edge.CodeInvalidQuery, path, "["+typ.String()+"] aggregation requires a field")
+		return errorf(edge.CodeInvalidQuery, path, "["+kind.String()+"] aggregation requires a field")
 	}
-	switch typ {
-	case AggRange, AggDateRange:
+	switch kind {
+	case query.AggRange, query.AggDateRange:
 		if len(a.Ranges) == 0 {
-			return errorf(edge.CodeInvalidQuery, path, "no [ranges] specified for the ["+typ.String()+"] aggregation")
+			return errorf(edge.CodeInvalidQuery, path, "no [ranges] specified for the ["+kind.String()+"] aggregation")
 		}
-	case AggHistogram:
+	case query.AggHistogram:
 		if a.Interval <= 0 {
 			return errorf(edge.CodeInvalidQuery, path, "[interval] must be given")
 		}
-	case AggDateHistogram:
+	case query.AggDateHistogram:
 		switch {
-		case a.Calendar == "" && a.Interval == 0:
+		case a.Calendar == query.CalendarNone && a.Interval == 0:
 			return errorf(edge.CodeInvalidQuery, path, "date_histogram requires calendar_interval or fixed_interval")
-		case a.Calendar != "" && a.Interval != 0:
+		case a.Calendar != query.CalendarNone && a.Interval != 0:
 			return errorf(edge.CodeInvalidQuery, path, "give calendar_interval or fixed_interval, not both")
 		}
 	}
 	return nil
 }
 
-func aggOrder(v jsonr.Result, path string) ([]BucketOrder, error) {
-	var out []BucketOrder
+// extendedBounds decodes a histogram's extended_bounds ({"min": ..., "max": ...}; dates
+// may be written as strings for date_histogram).
+func (d *decoder) extendedBounds(a *query.Agg, val jsonr.Result, p string) error {
+	return d.members(val, p, func(k string, bv jsonr.Result) error {
+		var f float64
+		var err error
+		if a.Kind == query.AggDateHistogram && bv.Type == jsonr.String {
+			var ms int64
+			ms, err = dateBound(bv, join(p, k), "", 0)
+			f = float64(ms)
+		} else {
+			f, err = number(bv, join(p, k))
+		}
+		switch k {
+		case "min":
+			a.ExtendedMin = f
+		case "max":
+			a.ExtendedMax = f
+		default:
+			return errorf(edge.CodeInvalidQuery, p, "unknown extended_bounds member ["+edge.Clip(k)+"]")
+		}
+		a.HasExtended = true
+		return err
+	})
+}
+
+func aggOrder(v jsonr.Result, path string) ([]query.BucketOrder, error) {
+	var out []query.BucketOrder
 	one := func(o jsonr.Result, p string) error {
 		return (&decoder{lim: Limits{}.withDefaults()}).members(o, p, func(k string, val jsonr.Result) error {
 			s, err := strictStr(val, join(p, k))
@@ -367,10 +279,14 @@ func aggOrder(v jsonr.Result, path string) ([]BucketOrder, error) {
 				return err
 			}
 			desc, err := sortOrder(s, join(p, k))
-			if k == "_term" {
-				k = "_key"
+			switch k {
+			case "_count":
+				out = append(out, query.BucketOrder{By: query.ByCount, Desc: desc})
+			case "_key", "_term":
+				out = append(out, query.BucketOrder{By: query.ByKey, Desc: desc})
+			default:
+				out = append(out, query.BucketOrder{By: query.ByMetric, Metric: k, Desc: desc})
 			}
-			out = append(out, BucketOrder{Key: k, Desc: desc})
 			return err
 		})
 	}
@@ -391,11 +307,11 @@ func aggOrder(v jsonr.Result, path string) ([]BucketOrder, error) {
 	return out, err
 }
 
-func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpec, error) {
+func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]query.BucketRange, error) {
 	if !v.IsArray() {
 		return nil, wrongType(path, "an array of ranges", v)
 	}
-	var out []RangeSpec
+	var out []query.BucketRange
 	var err error
 	i := 0
 	v.ForEach(func(_, r jsonr.Result) bool {
@@ -405,7 +321,7 @@ func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpe
 			err = errorf(edge.CodeTooComplex, path, "more than 1024 ranges")
 			return false
 		}
-		ar := RangeSpec{From: math.Inf(-1), To: math.Inf(1)}
+		ar := query.BucketRange{From: math.Inf(-1), To: math.Inf(1)}
 		err = d.members(r, p, func(k string, val jsonr.Result) error {
 			pp := join(p, k)
 			if val.Type == jsonr.Null && (k == "from" || k == "to") {
@@ -426,7 +342,7 @@ func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpe
 					f, err = number(val, pp)
 				}
 			default:
-				return errorf(edge.CodeInvalidQuery, p, "a range has key, from and to; not ["+clip(k)+"]")
+				return errorf(edge.CodeInvalidQuery, p, "a range has key, from and to; not ["+edge.Clip(k)+"]")
 			}
 			if k == "from" {
 				ar.From = f
@@ -456,24 +372,24 @@ func (d *decoder) aggRanges(v jsonr.Result, path string, dates bool) ([]RangeSpe
 
 // calendarUnit parses a calendar_interval: minute/1m, hour/1h, day/1d, week/1w,
 // month/1M, quarter/1q, year/1y.
-func calendarUnit(s, path string) (string, error) {
+func calendarUnit(s, path string) (query.CalendarUnit, error) {
 	switch s {
 	case "minute", "1m":
-		return CalMinute, nil
+		return query.CalendarMinute, nil
 	case "hour", "1h":
-		return CalHour, nil
+		return query.CalendarHour, nil
 	case "day", "1d":
-		return CalDay, nil
+		return query.CalendarDay, nil
 	case "week", "1w":
-		return CalWeek, nil
+		return query.CalendarWeek, nil
 	case "month", "1M":
-		return CalMonth, nil
+		return query.CalendarMonth, nil
 	case "quarter", "1q":
-		return CalQuarter, nil
+		return query.CalendarQuarter, nil
 	case "year", "1y":
-		return CalYear, nil
+		return query.CalendarYear, nil
 	}
-	return "", errorf(edge.CodeInvalidArgument, path, "the calendar interval ["+clip(s)+"] is not supported; use minute, hour, day, week, month, quarter or year (or 1m, 1h, 1d, 1w, 1M, 1q, 1y)")
+	return query.CalendarNone, errorf(edge.CodeInvalidArgument, path, "the calendar interval ["+edge.Clip(s)+"] is not supported; use minute, hour, day, week, month, quarter or year (or 1m, 1h, 1d, 1w, 1M, 1q, 1y)")
 }
 
 // fixedInterval parses a fixed_interval such as 30d, 12h, 90m, 10s, 500ms, in ms.
@@ -513,5 +429,32 @@ func signedInterval(s, path string) (float64, error) {
 			return v, nil
 		}
 	}
-	return 0, errorf(edge.CodeInvalidArgument, path, "failed to parse ["+clip(s)+"] as a time interval; use a whole number with ms, s, m, h or d (calendar units go in calendar_interval)")
+	return 0, errorf(edge.CodeInvalidArgument, path, "failed to parse ["+edge.Clip(s)+"] as a time interval; use a whole number with ms, s, m, h or d (calendar units go in calendar_interval)")
+}
+
+// keyScalars turns the values of a terms include or exclude list into the keys they
+// name. Elasticsearch matches a key by its text; a key of the model is typed, so each
+// value stands for the string, and for the number, date or boolean whose key prints as
+// exactly that text ("5" for 5, "4.5", "1.0E7", "2020-01-01T00:00:00.000Z", "true"):
+// matching the typed keys is then matching the printed ones.
+func keyScalars(list []string) []query.Scalar {
+	out := make([]query.Scalar, 0, len(list))
+	var buf []byte
+	for _, s := range list {
+		out = append(out, query.Scalar{Kind: query.ScalarString, Str: s, Text: s})
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			if buf = appendNumberKey(buf[:0], f); string(buf) == s {
+				out = append(out, query.Scalar{Kind: query.ScalarNumber, Number: f, Text: s})
+			}
+		}
+		if in, err := datetime.Parse(s); err == nil {
+			if buf = datetime.AppendMillis(buf[:0], in.Millis); string(buf) == s {
+				out = append(out, query.Scalar{Kind: query.ScalarDate, Millis: in.Millis, Text: s})
+			}
+		}
+		if s == "true" || s == "false" {
+			out = append(out, query.Scalar{Kind: query.ScalarBool, Bool: s == "true", Text: s})
+		}
+	}
+	return out
 }

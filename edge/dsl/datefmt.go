@@ -7,14 +7,6 @@ import (
 	"github.com/cdaedge/cdaedge/edge/datetime"
 )
 
-// Civil is datetime.Civil, kept here for edge/eval's date histograms.
-func Civil(ms int64) (year int64, month, day, hour, minute, second, milli int) {
-	return datetime.Civil(ms)
-}
-
-// CivilMillis is datetime.CivilMillis, kept here for edge/eval's date histograms.
-func CivilMillis(y int64, m, d int) int64 { return datetime.CivilMillis(y, m, d) }
-
 // namedFormats maps Elasticsearch's built-in date format names to patterns.
 var namedFormats = map[string]string{
 	"date": "yyyy-MM-dd", "strict_date": "yyyy-MM-dd",

@@ -115,7 +115,7 @@ type Request struct {
 	// Source filters each returned item; nil returns items whole.
 	Source *SourceFilter
 	// Aggs are the requested aggregations, in request order.
-	Aggs []*Agg
+	Aggs []*query.Agg
 }
 
 // Search returns the query.Search of the request's hits (the post_filter applied).

@@ -379,11 +379,42 @@ func TestAggSpecs(t *testing.T) {
 		t.Fatalf("aggs: %+v", r.Aggs)
 	}
 	a := r.Aggs[0]
-	if a.Type != AggTerms || a.Size != 3 || a.Meta != `{"x":1}` || len(a.Subs) != 1 || a.Order[0] != (BucketOrder{Key: "_key"}) {
+	if a.Kind != query.AggTerms || a.Size != 3 || a.Meta != `{"x":1}` || len(a.Subs) != 1 || a.Order[0] != (query.BucketOrder{By: query.ByKey}) {
 		t.Errorf("terms: %+v", a)
 	}
 	rs := r.Aggs[1].Ranges
 	if len(rs) != 3 || rs[0].To != 10 || rs[1].From != 10 || rs[2].From != 100 {
 		t.Errorf("ranges not sorted as Elasticsearch sorts them: %+v", rs)
+	}
+}
+
+// TestAggKeyScalars checks that an include or exclude value stands for each typed key
+// that prints as exactly that text, and for no other.
+func TestAggKeyScalars(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []query.Scalar
+	}{
+		{"Article", []query.Scalar{{Kind: query.ScalarString, Str: "Article", Text: "Article"}}},
+		{"5", []query.Scalar{{Kind: query.ScalarString, Str: "5", Text: "5"}, {Kind: query.ScalarNumber, Number: 5, Text: "5"}}},
+		{"5.0", []query.Scalar{{Kind: query.ScalarString, Str: "5.0", Text: "5.0"}}}, // 5 prints as "5"
+		{"4.5", []query.Scalar{{Kind: query.ScalarString, Str: "4.5", Text: "4.5"}, {Kind: query.ScalarNumber, Number: 4.5, Text: "4.5"}}},
+		{"1.2345678901234567E19", []query.Scalar{{Kind: query.ScalarString, Str: "1.2345678901234567E19", Text: "1.2345678901234567E19"}, {Kind: query.ScalarNumber, Number: 1.2345678901234567e19, Text: "1.2345678901234567E19"}}},
+		{"1e3", []query.Scalar{{Kind: query.ScalarString, Str: "1e3", Text: "1e3"}}},
+		{"true", []query.Scalar{{Kind: query.ScalarString, Str: "true", Text: "true"}, {Kind: query.ScalarBool, Bool: true, Text: "true"}}},
+		{"2019-01-14T09:12:03.120Z", []query.Scalar{{Kind: query.ScalarString, Str: "2019-01-14T09:12:03.120Z", Text: "2019-01-14T09:12:03.120Z"}, {Kind: query.ScalarDate, Millis: 1547457123120, Text: "2019-01-14T09:12:03.120Z"}}},
+		{"2019-01-14", []query.Scalar{{Kind: query.ScalarString, Str: "2019-01-14", Text: "2019-01-14"}}}, // dates print with the time
+	}
+	for _, c := range cases {
+		got := keyScalars([]string{c.in})
+		if len(got) != len(c.want) {
+			t.Errorf("%q: got %+v, want %+v", c.in, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%q: got %+v, want %+v", c.in, got[i], c.want[i])
+			}
+		}
 	}
 }

@@ -177,7 +177,7 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 		perr.Message = "[" + join(path, "query") + "] " + perr.Message
 		return nil, perr
 	}
-	if err := d.count(countNodes(q, 0), path); err != nil {
+	if err := d.count(countNodes(q), path); err != nil {
 		return nil, err
 	}
 	if msm != "" {
@@ -197,28 +197,18 @@ func (d *decoder) queryString(body jsonr.Result, path string, simple bool) (quer
 	return boosted(q, b), nil
 }
 
-// countNodes counts the nodes of q, for the clause limit of D11.
-func countNodes(q query.Query, depth int) int {
-	if depth > 1000 {
-		return 1
-	}
-	switch q := q.(type) {
-	case query.Bool:
-		n := 1
-		for _, c := range q.Clauses {
-			n += countNodes(c.Query, depth+1)
+// countNodes counts the nodes of q, for the clause limit of API.md D11. Boost and
+// ConstantScore wrap a node without adding a clause, so they do not count. (The Lucene
+// parser nests at most lucene.MaxDepth levels, so the walk's recursion is bounded.)
+func countNodes(q query.Query) int {
+	n := 0
+	query.Inspect(q, func(q query.Query) bool {
+		switch q.(type) {
+		case nil, query.Boost, query.ConstantScore:
+		default:
+			n++
 		}
-		return n
-	case query.DisMax:
-		n := 1
-		for _, s := range q.Queries {
-			n += countNodes(s, depth+1)
-		}
-		return n
-	case query.Boost:
-		return countNodes(q.Query, depth+1)
-	case query.ConstantScore:
-		return countNodes(q.Query, depth+1)
-	}
-	return 1
+		return true
+	})
+	return n
 }

@@ -46,7 +46,7 @@ func BenchSnapshot(tb testing.TB, n int) []byte {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "format %d.%d\n", snapshot.MajorVersion, snapshot.MinorVersion)
-	for _, src := range []string{"../builder/gen/gen.go", "../edge/analysis/standard.go", "../edge/analysis/html.go"} {
+	for _, src := range []string{"../../builder/gen/gen.go", "../analysis/standard.go", "../analysis/html.go"} {
 		b, err := os.ReadFile(src)
 		if err != nil {
 			tb.Fatal(err)

@@ -109,10 +109,12 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 			}
 			matched = all.Matched
 		}
-		dst = append(dst, `,"aggregations":`...)
-		if dst, err = env.engine.AppendAggregations(dst, dreq.Aggs, matched); err != nil {
+		aggs, err := env.engine.Aggregate(dreq.Aggs, matched)
+		if err != nil {
 			return nil, err
 		}
+		dst = append(dst, `,"aggregations":`...)
+		dst = dsl.AppendAggregations(dst, dreq.Aggs, aggs)
 	}
 	return append(dst, '}'), nil
 }

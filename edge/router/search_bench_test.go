@@ -51,3 +51,23 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAggs measures a typical faceting request end to end (API.md D10): a terms
+// aggregation with an avg sub-aggregation, a monthly date_histogram and an avg over
+// every item.
+func BenchmarkAggs(b *testing.B) {
+	body := `{"size":0,"aggs":{"templates":{"terms":{"field":"TemplateName.keyword"},"aggs":{"avg_price":{"avg":{"field":"Data.price"}}}},"per_month":{"date_histogram":{"field":"CreatedAt","calendar_interval":"month"}},"avg_price":{"avg":{"field":"Data.price"}}}}`
+	for _, n := range benchSizes() {
+		r, _ := benchRouter(b, n)
+		req := &edge.Request{Method: "POST", Path: "/cda/es/v1/bench", Body: []byte(body)}
+		if resp := r.Serve(req); resp.Status != 200 {
+			b.Fatalf("status %d: %s", resp.Status, resp.Body)
+		}
+		b.Run(fmt.Sprintf("terms+date_histogram+avg/items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r.Serve(req)
+			}
+		})
+	}
+}
