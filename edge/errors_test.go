@@ -120,6 +120,9 @@ func TestErrorfVerbs(t *testing.T) {
 			case *ast.Ident:
 				name = fn.Name
 			case *ast.SelectorExpr:
+				if x, ok := fn.X.(*ast.Ident); ok && x.Name == "fmt" {
+					return true // harnesses outside the module format with fmt
+				}
 				name = fn.Sel.Name
 			}
 			at, ok := formatAt[name]

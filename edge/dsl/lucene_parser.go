@@ -18,6 +18,7 @@ func parseLucene(simple bool, input string, o luceneOpts) (query.Query, *edge.Er
 		DefaultOperator:      lucene.OR,
 		Analyzer:             o.Analyzer,
 		AnalyzerLowercases:   o.AnalyzerLowercases,
+		FieldAnalysis:        o.FieldAnalysis,
 		AllowLeadingWildcard: o.AllowLeadingWildcard,
 		AnalyzeWildcard:      o.AnalyzeWildcard,
 		MaxClauses:           o.MaxClauses,

@@ -304,10 +304,14 @@ func (e *Engine) existsSet(field string) docSet {
 	return set
 }
 
-// rangeSet evaluates a Range over typed values. Bounds given as text are read as the
-// field's type: dates for date fields (a day or a second means its start, decisions
-// D12), numbers for number fields, else compared as strings in byte order.
+// rangeSet evaluates a Range: on a text field over its analysed terms (textRange),
+// otherwise over typed values. Bounds given as text are read as the field's type: dates
+// for date fields (a day or a second means its start, decisions D12), numbers for
+// number fields, else (exact values) compared as strings in byte order.
 func (e *Engine) rangeSet(q query.Range) (docSet, error) {
+	if set, ok, err := e.textRange(q); ok {
+		return set, err // a text field: its analysed terms (textrange.go)
+	}
 	f := e.snap.Field(strings.TrimSuffix(q.Field, ".keyword"))
 	if f == nil || !f.HasValues() {
 		return newDocSet(e.n), nil

@@ -61,6 +61,11 @@ func (e *Engine) multiTermSet(q query.Query) (docSet, error) {
 				t = strings.ToLower(t)
 			}
 			ok, stopped := match.MatchLimit(t, pattern, maxPatternSteps)
+			if stopped && t == "" {
+				// MatchLimit's budget is len(t) times the limit: none for "", whose match
+				// is bounded by the pattern's length anyway.
+				ok, stopped = match.Match(t, pattern), false
+			}
 			if stopped {
 				return false, edge.Errorf(edge.CodeTooComplex, "wildcard pattern %q is too complex to match (limit: %d steps per term)", edge.Clip(q.Pattern), maxPatternSteps)
 			}
@@ -238,7 +243,9 @@ func (e *Engine) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, erro
 	}
 	out := scored{set: newDocSet(e.n)}
 	for _, ft := range found {
-		s, err := e.scoreTerm(f, dict, ft.index, keyword, scoring, boost*ft.boost, maxDF)
+		// Lucene's TopTermsRewrite clamps a term's boost at 0 (one edit from a one-letter
+		// term): it still matches, with score 0.
+		s, err := e.scoreTerm(f, dict, ft.index, keyword, scoring, boost*max(ft.boost, 0), maxDF)
 		if err != nil {
 			return scored{}, err
 		}

@@ -109,6 +109,10 @@ func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool
 		out.scores = e.scoreBuffer()
 	}
 	lists := make([][]int, len(slots))
+	var sloppy *sloppyPhrase
+	if slop > 0 {
+		sloppy = newSloppyPhrase(slots, slop)
+	}
 	var err error
 	candidates.forEach(func(doc int) {
 		if err != nil {
@@ -138,7 +142,7 @@ func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool
 		if slop == 0 {
 			freq = exactPhraseFreq(lists)
 		} else {
-			freq = sloppyPhraseFreq(lists, slop)
+			freq = sloppy.freq(lists)
 		}
 		if freq == 0 {
 			return
@@ -170,65 +174,6 @@ func exactPhraseFreq(lists [][]int) float32 {
 		if all {
 			freq++
 		}
-	}
-	return freq
-}
-
-// sloppyPhraseFreq is Lucene's SloppyPhraseMatcher (without its handling of repeated
-// terms): it repeatedly takes the slot at the smallest shifted position, measures the
-// window to the largest, and advances the smallest, summing 1/(1+window) for each
-// window within slop.
-func sloppyPhraseFreq(lists [][]int, slop int) float32 {
-	k := len(lists)
-	if k == 1 {
-		return float32(len(lists[0]))
-	}
-	idx := make([]int, k)
-	end := lists[0][0]
-	for _, l := range lists {
-		if l[0] > end {
-			end = l[0]
-		}
-	}
-	pos := func(i int) int { return lists[i][idx[i]] }
-	// minOther returns the slot at the smallest position, other than except.
-	minOther := func(except int) (int, int) {
-		best, bestPos := -1, 0
-		for i := 0; i < k; i++ {
-			if i == except {
-				continue
-			}
-			if best < 0 || pos(i) < bestPos {
-				best, bestPos = i, pos(i)
-			}
-		}
-		return best, bestPos
-	}
-	var freq float32
-	pp, _ := minOther(-1)
-	matchLength := end - pos(pp)
-	_, next := minOther(pp)
-	for {
-		idx[pp]++
-		if idx[pp] == len(lists[pp]) {
-			break
-		}
-		if p := pos(pp); p > end {
-			end = p
-		}
-		if pos(pp) > next {
-			if matchLength <= slop {
-				freq += 1 / float32(1+matchLength)
-			}
-			pp, _ = minOther(-1)
-			_, next = minOther(pp)
-			matchLength = end - pos(pp)
-		} else if d := end - pos(pp); d < matchLength {
-			matchLength = d
-		}
-	}
-	if matchLength <= slop {
-		freq += 1 / float32(1+matchLength)
 	}
 	return freq
 }

@@ -51,7 +51,7 @@ var esCases = []esCase{
 	{`_exists_:"title"`, nil, "FieldExistsQuery [field=title]", false},
 	{"-_exists_:title", nil, "-FieldExistsQuery [field=title] #*:*", false},
 	{"Data.title:Hello", nil, "Data.title:hello", false},
-	{"Name.keyword:Hello", nil, "Name.keyword:hello", false},
+	{"Name.keyword:Hello", nil, "Name.keyword:Hello", false}, // per-field analysis: fieldanalysis_test.go
 	// One-sided ranges (QueryStringQueryParser.getFieldQuery).
 	{"age:>=10", nil, "age:[10 TO *]", false},
 	{"age:>10", nil, "age:{10 TO *]", false},

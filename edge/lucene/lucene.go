@@ -69,6 +69,12 @@ type Options struct {
 	// AnalyzerLowercases says that Analyzer lower-cases, so that wildcard, prefix,
 	// regexp, fuzzy and range terms, which are not analysed, are lower-cased (D12).
 	AnalyzerLowercases bool
+	// FieldAnalysis gives the analysis of each field, as Lucene's per-field analyzer
+	// does: the analyzer of its terms and phrases and whether that lower-cases (which
+	// then applies to its wildcard, prefix, regexp, fuzzy and range terms too). A nil
+	// analyzer, or a nil FieldAnalysis, means the default: ExactAnalysis for exact
+	// (".keyword") fields, Analyzer and AnalyzerLowercases for every other field.
+	FieldAnalysis func(field string) (a analysis.Analyzer, lowercases bool)
 	// AllowLeadingWildcard is allow_leading_wildcard (Elasticsearch: true).
 	AllowLeadingWildcard bool
 	// AnalyzeWildcard is analyze_wildcard: a prefix term (`foo-ba*`) is analysed,
@@ -107,6 +113,15 @@ func DefaultOptions() Options {
 		FuzzyTranspositions:  true,
 	}
 }
+
+// IsExactField reports whether field is the exact form of a field ("Name.keyword"),
+// whose values are single terms with their case kept.
+func IsExactField(field string) bool { return strings.HasSuffix(field, ".keyword") }
+
+// ExactAnalysis is the analysis of exact fields: Lucene's keyword analyzer, the whole
+// text as one term, and no lower-casing of multi-term terms
+// (`Name.keyword:Caf*` matches "Café au lait", not "café").
+func ExactAnalysis() (analysis.Analyzer, bool) { return analysis.Keyword, false }
 
 // SyntaxError is a query that cannot be parsed, or that is over a limit
 // (TooComplex, which the caller reports as too_complex rather than invalid_query).
@@ -267,9 +282,24 @@ func (b *builder) occur() query.Occur {
 	return query.Should
 }
 
-// analyze returns the tokens of text (a scratch slice, valid until the next call).
-func (b *builder) analyze(text string) []analysis.Token {
-	b.tokens = b.opts.Analyzer(b.tokens[:0], text)
+// analysisOf returns the analyzer of field and whether it lower-cases (D12).
+func (b *builder) analysisOf(field string) (analysis.Analyzer, bool) {
+	if b.opts.FieldAnalysis != nil {
+		if a, lc := b.opts.FieldAnalysis(field); a != nil {
+			return a, lc
+		}
+	}
+	if IsExactField(field) {
+		return ExactAnalysis()
+	}
+	return b.opts.Analyzer, b.opts.AnalyzerLowercases
+}
+
+// analyze returns the tokens of text analysed as field's text (a scratch slice, valid
+// until the next call).
+func (b *builder) analyze(field, text string) []analysis.Token {
+	a, _ := b.analysisOf(field)
+	b.tokens = a(b.tokens[:0], text)
 	return b.tokens
 }
 
@@ -278,7 +308,7 @@ func (b *builder) analyze(text string) []analysis.Token {
 // token → nil (the clause is dropped), one → Term, several → a Bool of Terms
 // joined by the default operator.
 func (b *builder) textQuery(field, text string) query.Query {
-	toks := b.analyze(text)
+	toks := b.analyze(field, text)
 	switch len(toks) {
 	case 0:
 		return nil
@@ -302,7 +332,7 @@ func (b *builder) textQuery(field, text string) query.Query {
 // phraseQuery is QueryBuilder.createPhraseQuery for one field: no token → nil, one
 // → Term, several → Phrase with the analyzer's positions (holes kept).
 func (b *builder) phraseQuery(field, text string, slop int) query.Query {
-	toks := b.analyze(text)
+	toks := b.analyze(field, text)
 	switch len(toks) {
 	case 0:
 		return nil
@@ -323,10 +353,10 @@ func (b *builder) phraseQuery(field, text string, slop int) query.Query {
 	return p
 }
 
-// normalize is Analyzer.normalize for multi-term queries (D12): lower-case when the
-// analyzer lower-cases, else unchanged.
-func (b *builder) normalize(s string) string {
-	if !b.opts.AnalyzerLowercases {
+// normalize is Analyzer.normalize for multi-term queries on field (D12): lower-case
+// when the field's analyzer lower-cases, else unchanged.
+func (b *builder) normalize(field, s string) string {
+	if _, lc := b.analysisOf(field); !lc {
 		return s
 	}
 	return lower(s)
@@ -379,7 +409,7 @@ func (b *builder) fuzzy(field, term string, edits int) query.Query {
 	}
 	return query.Fuzzy{
 		Field:          field,
-		Term:           b.normalize(term),
+		Term:           b.normalize(field, term),
 		MaxEdits:       edits,
 		PrefixLength:   b.opts.FuzzyPrefixLength,
 		MaxExpansions:  b.opts.FuzzyMaxExpansions,
@@ -391,7 +421,7 @@ func (b *builder) fuzzy(field, term string, edits int) query.Query {
 // analyze_wildcard: the text is analysed; one token is a Prefix, several a Bool of
 // Terms with a Prefix on the last, joined by the default operator; none is nil.
 func (b *builder) analyzedPrefix(field, text string) query.Query {
-	toks := b.analyze(text)
+	toks := b.analyze(field, text)
 	switch len(toks) {
 	case 0:
 		return nil

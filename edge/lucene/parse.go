@@ -490,7 +490,7 @@ func (p *parser) bareToken(field string, t token, fuzzy *token) query.Query {
 			if !p.leaf() {
 				return nil
 			}
-			return query.Prefix{Field: f, Prefix: p.normalize(text)}
+			return query.Prefix{Field: f, Prefix: p.normalize(f, text)}
 		})
 	case tREGEXP:
 		pattern := t.text[1 : len(t.text)-1]
@@ -499,7 +499,7 @@ func (p *parser) bareToken(field string, t token, fuzzy *token) query.Query {
 				return nil
 			}
 			// D12: regexp terms are lower-cased when the analyzer lower-cases.
-			return query.Regexp{Field: f, Pattern: p.normalize(pattern)}
+			return query.Regexp{Field: f, Pattern: p.normalize(f, pattern)}
 		})
 	}
 	text, ok := p.unescape(t.text, t.off)
@@ -575,14 +575,15 @@ func (p *parser) wildcard(field string, t token) query.Query {
 		if !p.leaf() {
 			return nil
 		}
-		return query.Wildcard{Field: f, Pattern: p.normalizeWildcard(raw)}
+		return query.Wildcard{Field: f, Pattern: p.normalizeWildcard(f, raw)}
 	})
 }
 
 // normalizeWildcard is QueryParserBase.analyzeWildcard: the text between wildcards
-// and escapes is normalised; wildcards and escaped characters are kept as written.
-func (p *parser) normalizeWildcard(s string) string {
-	if !p.opts.AnalyzerLowercases {
+// and escapes is normalised as field's analyzer does; wildcards and escaped characters
+// are kept as written.
+func (p *parser) normalizeWildcard(field, s string) string {
+	if _, lc := p.analysisOf(field); !lc {
 		return s
 	}
 	var b strings.Builder
@@ -728,8 +729,8 @@ func (p *parser) rangeBound() (text string, open, ok bool) {
 
 // rangeQuery is QueryStringQueryParser.getRangeQuery: a "*" bound is open (even
 // quoted or escaped, as Elasticsearch has it); bounds are strings the evaluator
-// coerces to the field's type, with Str normalised (lower-cased when the analyzer
-// lower-cases, as Elasticsearch normalises text bounds) and Text as written.
+// coerces to the field's type, with Str normalised (lower-cased when the field's
+// analyzer lower-cases, as Elasticsearch normalises text bounds) and Text as written.
 func (p *parser) rangeQuery(field, lo, hi string, hasLo, hasHi, incLo, incHi bool) query.Query {
 	if lo == "*" {
 		hasLo = false
@@ -743,12 +744,12 @@ func (p *parser) rangeQuery(field, lo, hi string, hasLo, hasHi, incLo, incHi boo
 		}
 		r := query.Range{Field: f}
 		if hasLo {
-			r.Lower = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(lo), Text: lo}, Inclusive: incLo}
+			r.Lower = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(f, lo), Text: lo}, Inclusive: incLo}
 		} else {
 			r.OpenLowerInclusive = incLo
 		}
 		if hasHi {
-			r.Upper = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(hi), Text: hi}, Inclusive: incHi}
+			r.Upper = &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: p.normalize(f, hi), Text: hi}, Inclusive: incHi}
 		} else {
 			r.OpenUpperInclusive = incHi
 		}

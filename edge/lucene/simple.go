@@ -268,7 +268,7 @@ func (s *simple) consumeToken(st *sstate) {
 			if !s.leaf() {
 				return nil
 			}
-			return query.Prefix{Field: f, Prefix: s.normalize(text)}
+			return query.Prefix{Field: f, Prefix: s.normalize(f, text)}
 		})
 	default:
 		text := string(s.buf)

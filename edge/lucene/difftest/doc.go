@@ -1,0 +1,48 @@
+// Package difftest compares the engine's search answers with Lucene's: random queries
+// over a generated environment go to the engine (in process, through the router) and to
+// Lucene 8.8 itself (java/LuceneOracle.java, Debian's liblucene8-java), and must get the
+// same hit set and the same first ten hits in order, scores within 1e-3 (relative)
+// counting as ties. cmd/lucenediff runs it (go tool task lucene, which installs a JDK
+// and Lucene with apt and compiles the oracle); TestReplayLucene checks the answers
+// kept in testdata/lucene/cases.json without Java.
+//
+// The environment is the project's generator (builder/gen, deterministic for a seed)
+// built into a snapshot by the project's builder; the oracle indexes the snapshot's
+// items the way the snapshot does, as Elasticsearch's dynamic mapping would (see the
+// Java file): text with the standard analyzer (UAX #29, lower-cased, no stop words,
+// tokens of at most 255 units, HTML stripped inside Data, position gap 100 between array
+// values), an untokenized <field>.keyword (none for Data strings over 256 characters),
+// numbers as doubles, CreatedAt/UpdatedAt/PublishedAt as instants, BM25(1.2, 0.75).
+//
+// Queries are query_string queries in the whole classic syntax — terms, phrases with and
+// without slop (often with repeated words), +/-, AND/OR/NOT/&&/||/!, groups, field
+// groups, * and ? wildcards, prefixes, fuzzy ~ ~0 ~1 ~2, /regexps/, ranges [ ] { } mixed
+// and open, one-sided >, >=, <, <=, boosts, escapes, \uXXXX escapes, _exists_ and
+// field:* — on text fields, their .keyword forms, numbers, booleans and dates, with
+// terms drawn from the items' own words, terms and values (non-ASCII included); and the
+// DSL clauses match, multi_match (best_fields, most_fields), match_phrase, bool, term,
+// terms, range, prefix and wildcard, which the oracle builds as Elasticsearch does with
+// Lucene's own analysis (QueryBuilder), term-level clauses scoring as constants (D6).
+// The oracle's classic QueryParser is set up as Elasticsearch's query_string
+// (split_on_whitespace false, leading wildcards, fuzziness AUTO for a bare ~, one-sided
+// ranges, exists, the match_all filter of purely negative groups, per-field analysis).
+//
+// Left out of the generated queries, because the two sides must differ there:
+//   - date bounds and values other than full instants with milliseconds
+//     (2021-04-23T10:11:12.345Z): a day or a second means the start of that unit in the
+//     engine (D12), where Elasticsearch rounds; no ranges on a date's .keyword form;
+//   - query text and patterns on numbers, booleans and dates other than values and
+//     ranges (Elasticsearch refuses or is lenient there), and lists of numbers in one
+//     term;
+//   - default_field "*" and the fields parameter (always one explicit default field: the
+//     classic parser has no multi-field dis_max of query_string);
+//   - fuzzy terms over 24 characters: Lucene refuses them with two edits ("Term too
+//     complex", its automaton outgrows the determinization limit), the engine answers;
+//   - regular expressions with & ~ < > # (the engine refuses them, DIFFERENCES.md), and
+//     markup in query text (stripped at index time only);
+//   - regular expressions of only .* or .+: in large environments they expand past the
+//     10,000 terms the engine allows a pattern (D11), where Lucene has no limit;
+//   - phrase slops of 100 and more, where the position gap between array values (100)
+//     decides: the snapshot adds no gap for an empty array value, Lucene does;
+//   - empty exact values ("" as a .keyword term or bound).
+package difftest

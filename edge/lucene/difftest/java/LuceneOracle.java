@@ -1,0 +1,726 @@
+/*
+ * LuceneOracle answers search queries with Lucene itself (8.8, Debian's liblucene8-java),
+ * for the differential harness in edge/lucene/difftest (go tool task lucene).
+ *
+ * Usage: java -cp <lucene jars>:build/lucene LuceneOracle ITEMS.ndjson
+ *
+ * It indexes the items (one JSON object per line, in the snapshot's item order) the way
+ * the snapshot does, as Elasticsearch's dynamic mapping would:
+ *   - a member's path is its name at the top level and "Data.a.b" below Data; array
+ *     elements are values of the same path (multi-valued, position gap 100);
+ *   - a path holding strings is text: StandardTokenizer (max token length 255) and
+ *     LowerCaseFilter, no stop words, HTML stripped (HTMLStripCharFilter) inside Data;
+ *     plus "<path>.keyword", the raw value as one untokenized term (StringField: no
+ *     norms, no frequencies), left out for Data strings over 256 code points
+ *     (ignore_above);
+ *   - CreatedAt, UpdatedAt and PublishedAt are dates (LongPoint, epoch milliseconds,
+ *     plus the raw string as .keyword); a path holding only numbers is numeric
+ *     (DoublePoint); only booleans, a boolean ("true"/"false" terms);
+ *   - "_exists_" holds the name of every path the item has a value for.
+ * Scoring is BM25Similarity(1.2, 0.75). The index is one segment, so document numbers
+ * are the input's line numbers (0-based), which are the snapshot's item numbers.
+ *
+ * Then it reads queries from stdin, one JSON object per line, and writes one JSON line
+ * per query: {"total":N,"lq":"<Query.toString()>","hits":[doc,score,doc,score,...]}
+ * with every hit best first (ties by document number), or {"error":"..."}. A query
+ * with "explain":[doc,...] also gets "explain":[...], Lucene's explanation per document.
+ *
+ * A query is {"t":"qs","q":"<query_string>","df":"<default field>","and":false}, parsed
+ * by the classic QueryParser (OracleParser below: split_on_whitespace false, leading
+ * wildcards allowed, Elasticsearch's fuzziness AUTO for a bare "~", ES's exists syntax
+ * and one-sided ranges, typed fields, and ES's match-all filter for purely negative
+ * groups), or a tree of Lucene queries the harness built from a search DSL clause (see
+ * build()). Analysis of query text (match, match_phrase) is Lucene's QueryBuilder.
+ */
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.FileInputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.DoublePoint;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.RegexpQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TermRangeQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollector;
+import org.apache.lucene.search.WildcardQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.QueryBuilder;
+
+public final class LuceneOracle {
+  enum Kind { TEXT, NUM, BOOL, DATE }
+
+  static final String EXISTS = "_exists_";
+  static final Map<String, Kind> kinds = new HashMap<>();
+  static final Analyzer INDEX = new TextAnalyzer(true);
+  static final Analyzer TEXT = new TextAnalyzer(false);
+  static final Analyzer KEYWORD = new KeywordAnalyzer();
+  static final Analyzer QUERY = new QueryAnalyzer();
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 1) {
+      System.err.println("usage: LuceneOracle ITEMS.ndjson < queries > answers");
+      System.exit(2);
+    }
+    IndexSearcher searcher = index(args[0]);
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+    int maxDoc = searcher.getIndexReader().maxDoc();
+    System.err.println("LuceneOracle: Lucene " + org.apache.lucene.util.Version.LATEST + ", " + maxDoc + " documents indexed");
+    for (String line; (line = in.readLine()) != null; ) {
+      if (line.isEmpty()) {
+        continue;
+      }
+      StringBuilder sb = new StringBuilder();
+      try {
+        Map<String, Object> req = Json.object(Json.parse(line));
+        Query q = build(req);
+        TopScoreDocCollector c = TopScoreDocCollector.create(Math.max(1, maxDoc), Integer.MAX_VALUE);
+        searcher.search(q, c);
+        TopDocs td = c.topDocs();
+        sb.append("{\"total\":").append(td.scoreDocs.length).append(",\"lq\":");
+        Json.quote(sb, q.toString());
+        sb.append(",\"hits\":[");
+        for (int i = 0; i < td.scoreDocs.length; i++) {
+          ScoreDoc sd = td.scoreDocs[i];
+          if (i > 0) {
+            sb.append(',');
+          }
+          sb.append(sd.doc).append(',').append(Float.toString(sd.score));
+        }
+        sb.append(']');
+        if (req.get("explain") instanceof List) {
+          // Debugging: Lucene's explanation of the score of each listed document.
+          sb.append(",\"explain\":[");
+          List<?> docs = (List<?>) req.get("explain");
+          for (int i = 0; i < docs.size(); i++) {
+            if (i > 0) {
+              sb.append(',');
+            }
+            Json.quote(sb, searcher.explain(q, (int) ((Json.Num) docs.get(i)).value).toString());
+          }
+          sb.append(']');
+        }
+        sb.append('}');
+      } catch (Exception | StackOverflowError e) {
+        sb.setLength(0);
+        sb.append("{\"error\":");
+        Json.quote(sb, e.getClass().getSimpleName() + ": " + e.getMessage());
+        sb.append('}');
+      }
+      out.write(sb.toString());
+      out.write('\n');
+      out.flush();
+    }
+  }
+
+  // ---- indexing ----
+
+  static IndexSearcher index(String path) throws Exception {
+    List<LinkedHashMap<String, List<Object>>> docs = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(new FileInputStream(path), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        if (line.isEmpty()) {
+          continue;
+        }
+        LinkedHashMap<String, List<Object>> flat = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> m : Json.object(Json.parse(line)).entrySet()) {
+          collect(flat, m.getKey(), m.getValue());
+        }
+        docs.add(flat);
+      }
+    }
+    decideKinds(docs);
+    ByteBuffersDirectory dir = new ByteBuffersDirectory();
+    IndexWriterConfig cfg = new IndexWriterConfig(INDEX);
+    cfg.setSimilarity(new BM25Similarity(1.2f, 0.75f));
+    cfg.setMergePolicy(NoMergePolicy.INSTANCE);
+    cfg.setMaxBufferedDocs(IndexWriterConfig.DISABLE_AUTO_FLUSH);
+    cfg.setRAMBufferSizeMB(1900);
+    try (IndexWriter w = new IndexWriter(dir, cfg)) {
+      for (LinkedHashMap<String, List<Object>> flat : docs) {
+        w.addDocument(document(flat));
+      }
+      w.commit();
+    }
+    DirectoryReader reader = DirectoryReader.open(dir);
+    if (reader.leaves().size() != 1 || reader.maxDoc() != docs.size()) {
+      throw new IllegalStateException("want one segment of " + docs.size() + " documents");
+    }
+    IndexSearcher s = new IndexSearcher(reader);
+    s.setSimilarity(new BM25Similarity(1.2f, 0.75f));
+    return s;
+  }
+
+  /** collect records the scalar values below v under their dotted paths, in source order. */
+  static void collect(Map<String, List<Object>> flat, String path, Object v) {
+    if (v instanceof Map) {
+      for (Map.Entry<String, Object> m : Json.object(v).entrySet()) {
+        collect(flat, path + "." + m.getKey(), m.getValue());
+      }
+    } else if (v instanceof List) {
+      for (Object e : (List<?>) v) {
+        collect(flat, path, e);
+      }
+    } else if (v != null) {
+      flat.computeIfAbsent(path, k -> new ArrayList<>()).add(v);
+    }
+  }
+
+  static boolean isDateMember(String path) {
+    return path.equals("CreatedAt") || path.equals("UpdatedAt") || path.equals("PublishedAt");
+  }
+
+  /** A path is a date (the three date members), text (any string), numeric or boolean. */
+  static void decideKinds(List<LinkedHashMap<String, List<Object>>> docs) {
+    Map<String, int[]> seen = new HashMap<>();
+    for (Map<String, List<Object>> flat : docs) {
+      for (Map.Entry<String, List<Object>> e : flat.entrySet()) {
+        int[] c = seen.computeIfAbsent(e.getKey(), k -> new int[3]);
+        for (Object v : e.getValue()) {
+          c[v instanceof String ? 0 : v instanceof Json.Num ? 1 : 2]++;
+        }
+      }
+    }
+    for (Map.Entry<String, int[]> e : seen.entrySet()) {
+      int[] c = e.getValue();
+      Kind k = Kind.BOOL;
+      if (isDateMember(e.getKey())) {
+        k = Kind.DATE;
+      } else if (c[0] > 0) {
+        k = Kind.TEXT;
+      } else if (c[1] > 0) {
+        k = Kind.NUM;
+      }
+      kinds.put(e.getKey(), k);
+    }
+  }
+
+  static Document document(Map<String, List<Object>> flat) {
+    Document d = new Document();
+    for (Map.Entry<String, List<Object>> e : flat.entrySet()) {
+      String p = e.getKey();
+      d.add(new StringField(EXISTS, p, Field.Store.NO));
+      for (Object v : e.getValue()) {
+        switch (kinds.get(p)) {
+          case TEXT:
+            if (v instanceof String) {
+              String s = (String) v;
+              d.add(new TextField(p, s, Field.Store.NO));
+              if (!p.startsWith("Data.") || s.codePointCount(0, s.length()) <= 256) {
+                d.add(new StringField(p + ".keyword", s, Field.Store.NO));
+              }
+            }
+            break;
+          case NUM:
+            d.add(new DoublePoint(p, ((Json.Num) v).value));
+            break;
+          case BOOL:
+            d.add(new StringField(p, v.toString(), Field.Store.NO));
+            break;
+          case DATE:
+            String s = (String) v;
+            d.add(new LongPoint(p, Instant.parse(s).toEpochMilli()));
+            d.add(new StringField(p + ".keyword", s, Field.Store.NO));
+            break;
+        }
+      }
+    }
+    return d;
+  }
+
+  /** The analyzer of text fields: StandardTokenizer + LowerCaseFilter, position gap 100. */
+  static final class TextAnalyzer extends Analyzer {
+    final boolean stripData;
+
+    TextAnalyzer(boolean stripData) {
+      super(PER_FIELD_REUSE_STRATEGY);
+      this.stripData = stripData;
+    }
+
+    @Override
+    protected TokenStreamComponents createComponents(String field) {
+      StandardTokenizer t = new StandardTokenizer();
+      t.setMaxTokenLength(255);
+      return new TokenStreamComponents(t, new LowerCaseFilter(t));
+    }
+
+    @Override
+    protected TokenStream normalize(String field, TokenStream in) {
+      return new LowerCaseFilter(in);
+    }
+
+    @Override
+    protected Reader initReader(String field, Reader r) {
+      return stripData && field.startsWith("Data.") ? new HTMLStripCharFilter(r) : r;
+    }
+
+    @Override
+    public int getPositionIncrementGap(String field) {
+      return 100;
+    }
+  }
+
+  /** Query-time analysis per field: the keyword analyzer for exact and typed fields. */
+  static final class QueryAnalyzer extends DelegatingAnalyzerWrapper {
+    QueryAnalyzer() {
+      super(PER_FIELD_REUSE_STRATEGY);
+    }
+
+    @Override
+    protected Analyzer getWrappedAnalyzer(String field) {
+      return kindOf(field) == Kind.TEXT && !field.endsWith(".keyword") && !field.equals(EXISTS) ? TEXT : KEYWORD;
+    }
+  }
+
+  static Kind kindOf(String field) {
+    Kind k = kinds.get(field);
+    return k == null ? Kind.TEXT : k;
+  }
+
+  // ---- queries ----
+
+  static Query build(Map<String, Object> q) throws Exception {
+    String t = str(q, "t");
+    switch (t) {
+      case "qs":
+        OracleParser p = new OracleParser(str(q, "df"));
+        if (Boolean.TRUE.equals(q.get("and"))) {
+          p.setDefaultOperator(QueryParser.Operator.AND);
+        }
+        return p.parse(str(q, "q"));
+      case "all":
+        return new MatchAllDocsQuery();
+      case "none":
+        return new MatchNoDocsQuery();
+      case "match": {
+        BooleanClause.Occur occ = Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+        Query m = new QueryBuilder(QUERY).createBooleanQuery(str(q, "f"), str(q, "q"), occ);
+        return m == null ? new MatchNoDocsQuery() : m;
+      }
+      case "phrase": {
+        Query m = new QueryBuilder(QUERY).createPhraseQuery(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue());
+        return m == null ? new MatchNoDocsQuery() : m;
+      }
+      case "term":
+        return new TermQuery(new Term(str(q, "f"), str(q, "v")));
+      case "num":
+        return DoublePoint.newExactQuery(str(q, "f"), num(q, "v", 0));
+      case "const":
+        return new ConstantScoreQuery(build(Json.object(q.get("q"))));
+      case "boost":
+        return new BoostQuery(build(Json.object(q.get("q"))), num(q, "b", 1).floatValue());
+      case "exists":
+        return exists(str(q, "f"));
+      case "dismax": {
+        List<Query> subs = new ArrayList<>();
+        for (Object o : (List<?>) q.get("qs")) {
+          subs.add(build(Json.object(o)));
+        }
+        return new DisjunctionMaxQuery(subs, num(q, "tie", 0).floatValue());
+      }
+      case "bool":
+        return bool(q);
+      case "range":
+        return range(str(q, "f"), (String) q.get("lo"), (String) q.get("hi"),
+            Boolean.TRUE.equals(q.get("il")), Boolean.TRUE.equals(q.get("ih")), false);
+      case "prefix":
+        return new PrefixQuery(new Term(str(q, "f"), str(q, "v")));
+      case "wildcard":
+        return new WildcardQuery(new Term(str(q, "f"), str(q, "v")));
+      case "regexp":
+        return new RegexpQuery(new Term(str(q, "f"), str(q, "v")));
+      case "fuzzy":
+        return new FuzzyQuery(new Term(str(q, "f"), str(q, "v")), num(q, "edits", 2).intValue(),
+            num(q, "prefix", 0).intValue(), num(q, "max", 50).intValue(), true);
+      default:
+        throw new IllegalArgumentException("unknown query type " + t);
+    }
+  }
+
+  static Query bool(Map<String, Object> q) throws Exception {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    String[] names = {"must", "should", "filter", "must_not"};
+    BooleanClause.Occur[] occurs = {BooleanClause.Occur.MUST, BooleanClause.Occur.SHOULD,
+        BooleanClause.Occur.FILTER, BooleanClause.Occur.MUST_NOT};
+    for (int i = 0; i < names.length; i++) {
+      Object list = q.get(names[i]);
+      if (list == null) {
+        continue;
+      }
+      for (Object o : (List<?>) list) {
+        b.add(build(Json.object(o)), occurs[i]);
+      }
+    }
+    b.setMinimumNumberShouldMatch(num(q, "msm", 0).intValue());
+    return b.build();
+  }
+
+  /** exists is Elasticsearch's exists query: the item has a value in the field. */
+  static Query exists(String field) {
+    String base = field.endsWith(".keyword") ? field.substring(0, field.length() - 8) : field;
+    return new ConstantScoreQuery(new TermQuery(new Term(EXISTS, base)));
+  }
+
+  /**
+   * range is a range on a field of any kind: numbers and dates compare as such (a date
+   * bound must be a full ISO instant), text as a TermRangeQuery over its terms, with the
+   * bounds normalized by the field's analyzer when normalize is set (query_string).
+   */
+  static Query range(String field, String lo, String hi, boolean il, boolean ih, boolean normalize) {
+    switch (kindOf(field)) {
+      case NUM: {
+        double l = lo == null ? Double.NEGATIVE_INFINITY : Double.parseDouble(lo);
+        double h = hi == null ? Double.POSITIVE_INFINITY : Double.parseDouble(hi);
+        if (lo != null && !il) {
+          l = Math.nextUp(l);
+        }
+        if (hi != null && !ih) {
+          h = Math.nextDown(h);
+        }
+        return new ConstantScoreQuery(DoublePoint.newRangeQuery(field, l, h));
+      }
+      case DATE: {
+        long l = lo == null ? Long.MIN_VALUE : Instant.parse(lo).toEpochMilli() + (il ? 0 : 1);
+        long h = hi == null ? Long.MAX_VALUE : Instant.parse(hi).toEpochMilli() - (ih ? 0 : 1);
+        return new ConstantScoreQuery(LongPoint.newRangeQuery(field, l, h));
+      }
+      default:
+        if (normalize) {
+          return new TermRangeQuery(field, lo == null ? null : QUERY.normalize(field, lo),
+              hi == null ? null : QUERY.normalize(field, hi), il, ih);
+        }
+        return TermRangeQuery.newStringRange(field, lo, hi, il, ih);
+    }
+  }
+
+  static String str(Map<String, Object> q, String k) {
+    Object v = q.get(k);
+    if (!(v instanceof String)) {
+      throw new IllegalArgumentException("member " + k + " must be a string");
+    }
+    return (String) v;
+  }
+
+  static Double num(Map<String, Object> q, String k, double dflt) {
+    Object v = q.get(k);
+    return v instanceof Json.Num ? ((Json.Num) v).value : dflt;
+  }
+
+  /**
+   * OracleParser is Lucene's classic QueryParser with what Elasticsearch's
+   * QueryStringQueryParser adds on top, as far as the harness's queries reach.
+   */
+  static final class OracleParser extends QueryParser {
+    /** A fuzzy similarity no query writes: it marks a bare "~" (fuzziness AUTO). */
+    static final float AUTO = 0.123f;
+
+    OracleParser(String defaultField) {
+      super(defaultField, QUERY);
+      setSplitOnWhitespace(false);
+      setAllowLeadingWildcard(true);
+      setAutoGeneratePhraseQueries(false);
+      setFuzzyMinSim(AUTO);
+    }
+
+    @Override
+    protected Query getFieldQuery(String field, String text, boolean quoted) throws ParseException {
+      if (EXISTS.equals(field)) {
+        return exists(text);
+      }
+      if (!quoted && text.length() > 1) {
+        // Elasticsearch's one-sided ranges: field:>x, >=x, <x, <=x.
+        char c = text.charAt(0);
+        boolean eq = text.length() > 2 && text.charAt(1) == '=';
+        if (c == '>') {
+          return getRangeQuery(field, text.substring(eq ? 2 : 1), null, eq, true);
+        }
+        if (c == '<') {
+          return getRangeQuery(field, null, text.substring(eq ? 2 : 1), true, eq);
+        }
+      }
+      switch (kindOf(field)) {
+        case NUM:
+          try {
+            return new ConstantScoreQuery(DoublePoint.newExactQuery(field, Double.parseDouble(text)));
+          } catch (NumberFormatException e) {
+            return new MatchNoDocsQuery();
+          }
+        case DATE:
+          try {
+            return new ConstantScoreQuery(LongPoint.newExactQuery(field, Instant.parse(text).toEpochMilli()));
+          } catch (Exception e) {
+            return new MatchNoDocsQuery();
+          }
+        case BOOL:
+          return new ConstantScoreQuery(new TermQuery(new Term(field, text)));
+        default:
+          return super.getFieldQuery(field, text, quoted);
+      }
+    }
+
+    @Override
+    protected Query getRangeQuery(String field, String lo, String hi, boolean il, boolean ih) {
+      // No DateTools parsing of the bounds, as in Elasticsearch.
+      return range(field, lo, hi, il, ih, true);
+    }
+
+    @Override
+    protected Query getFuzzyQuery(String field, String term, float minSim) throws ParseException {
+      if (minSim != AUTO) {
+        return super.getFuzzyQuery(field, term, minSim);
+      }
+      int n = term.codePointCount(0, term.length());
+      int edits = n < 3 ? 0 : n < 6 ? 1 : 2;
+      return new FuzzyQuery(new Term(field, getAnalyzer().normalize(field, term)), edits, getFuzzyPrefixLength());
+    }
+
+    @Override
+    protected Query getWildcardQuery(String field, String term) throws ParseException {
+      if ("*".equals(term) && !"*".equals(field)) {
+        return exists(field);
+      }
+      return super.getWildcardQuery(field, term);
+    }
+
+    @Override
+    protected Query getBooleanQuery(List<BooleanClause> clauses) throws ParseException {
+      Query q = super.getBooleanQuery(clauses);
+      if (!(q instanceof BooleanQuery)) {
+        return q;
+      }
+      for (BooleanClause c : ((BooleanQuery) q).clauses()) {
+        if (c.getOccur() != BooleanClause.Occur.MUST_NOT) {
+          return q;
+        }
+      }
+      // Elasticsearch's Queries.fixNegativeQueryIfNeeded.
+      BooleanQuery.Builder b = new BooleanQuery.Builder();
+      for (BooleanClause c : ((BooleanQuery) q).clauses()) {
+        b.add(c);
+      }
+      b.add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER);
+      return b.build();
+    }
+  }
+
+  // ---- a small JSON reader and string quoting ----
+
+  static final class Json {
+    /** Num is a JSON number with its source text. */
+    static final class Num {
+      final String raw;
+      final double value;
+
+      Num(String raw) {
+        this.raw = raw;
+        this.value = Double.parseDouble(raw);
+      }
+
+      @Override
+      public String toString() {
+        return raw;
+      }
+    }
+
+    private final String s;
+    private int i;
+
+    private Json(String s) {
+      this.s = s;
+    }
+
+    static Object parse(String s) {
+      Json j = new Json(s);
+      Object v = j.value();
+      j.ws();
+      if (j.i != s.length()) {
+        throw new IllegalArgumentException("trailing data at " + j.i);
+      }
+      return v;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(Object v) {
+      if (!(v instanceof Map)) {
+        throw new IllegalArgumentException("want a JSON object");
+      }
+      return (Map<String, Object>) v;
+    }
+
+    private void ws() {
+      while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) {
+        i++;
+      }
+    }
+
+    private Object value() {
+      ws();
+      if (i >= s.length()) {
+        throw new IllegalArgumentException("unexpected end");
+      }
+      char c = s.charAt(i);
+      switch (c) {
+        case '{': {
+          i++;
+          LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+          ws();
+          if (s.charAt(i) == '}') {
+            i++;
+            return m;
+          }
+          while (true) {
+            ws();
+            String k = string();
+            ws();
+            expect(':');
+            m.put(k, value());
+            ws();
+            if (s.charAt(i) == ',') {
+              i++;
+              continue;
+            }
+            expect('}');
+            return m;
+          }
+        }
+        case '[': {
+          i++;
+          List<Object> l = new ArrayList<>();
+          ws();
+          if (s.charAt(i) == ']') {
+            i++;
+            return l;
+          }
+          while (true) {
+            l.add(value());
+            ws();
+            if (s.charAt(i) == ',') {
+              i++;
+              continue;
+            }
+            expect(']');
+            return l;
+          }
+        }
+        case '"':
+          return string();
+        case 't':
+          return literal("true", Boolean.TRUE);
+        case 'f':
+          return literal("false", Boolean.FALSE);
+        case 'n':
+          return literal("null", null);
+        default:
+          int start = i;
+          while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
+            i++;
+          }
+          if (start == i) {
+            throw new IllegalArgumentException("unexpected character at " + i);
+          }
+          return new Num(s.substring(start, i));
+      }
+    }
+
+    private Object literal(String word, Object v) {
+      if (!s.startsWith(word, i)) {
+        throw new IllegalArgumentException("bad literal at " + i);
+      }
+      i += word.length();
+      return v;
+    }
+
+    private void expect(char c) {
+      if (i >= s.length() || s.charAt(i) != c) {
+        throw new IllegalArgumentException("expected " + c + " at " + i);
+      }
+      i++;
+    }
+
+    private String string() {
+      expect('"');
+      StringBuilder b = new StringBuilder();
+      while (true) {
+        char c = s.charAt(i++);
+        if (c == '"') {
+          return b.toString();
+        }
+        if (c != '\\') {
+          b.append(c);
+          continue;
+        }
+        char e = s.charAt(i++);
+        switch (e) {
+          case 'n': b.append('\n'); break;
+          case 't': b.append('\t'); break;
+          case 'r': b.append('\r'); break;
+          case 'b': b.append('\b'); break;
+          case 'f': b.append('\f'); break;
+          case 'u':
+            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+            i += 4;
+            break;
+          default: b.append(e);
+        }
+      }
+    }
+
+    static void quote(StringBuilder b, String v) {
+      b.append('"');
+      for (int k = 0; k < v.length(); k++) {
+        char c = v.charAt(k);
+        if (c == '"' || c == '\\') {
+          b.append('\\').append(c);
+        } else if (c < 0x20) {
+          b.append(String.format("\\u%04x", (int) c));
+        } else {
+          b.append(c);
+        }
+      }
+      b.append('"');
+    }
+  }
+}
