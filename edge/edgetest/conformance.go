@@ -28,14 +28,15 @@ var TransportHeaders = []string{
 	"Keep-Alive", "Nel", "Report-To", "Server", "Transfer-Encoding",
 }
 
-// RunConformance runs every case of every table in testdata/conformance against h, one
+// RunConformance runs every case of every table in testdata/conformance, and the stored
+// Lucene cases (LuceneCases), against h, one
 // subtest per case (named after the case). Each case checks the case's expectations
 // and the envelope rules of decisions D8, and, unless h is the native router itself,
 // that h answers exactly as NativeHandler does: the same status, the same body bytes
 // and the same headers (apart from TransportHeaders).
 func RunConformance(t *testing.T, h Handler) {
 	t.Helper()
-	RunCases(t, h, LoadCases(t, "*.json"))
+	RunCases(t, h, append(LoadCases(t, "*.json"), LuceneCases(t)...))
 }
 
 // RunCases is RunConformance over the given cases, for a runtime that runs a subset.

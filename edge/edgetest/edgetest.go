@@ -149,13 +149,19 @@ func cachedSnapshot(t testing.TB, env string, preview bool) []byte {
 	return snap
 }
 
-// NativeHandler returns a fresh native router serving "demo" and "demo-preview" (the
-// latter behind DemoPreviewToken). It is the reference every other runtime is compared
+// Snapshots returns the snapshots every runtime under test serves: "demo",
+// "demo-preview" (behind DemoPreviewToken) and LuceneEnvironment.
+func Snapshots(t testing.TB) [][]byte {
+	t.Helper()
+	return [][]byte{DemoSnapshot(t), DemoPreviewSnapshot(t), LuceneSnapshot(t)}
+}
+
+// NativeHandler returns a fresh native router serving Snapshots. It is the reference every other runtime is compared
 // with. Like the router, it is not safe for concurrent use.
 func NativeHandler(t testing.TB) Handler {
 	t.Helper()
 	r := router.New(NativeOptions())
-	for _, data := range [][]byte{DemoSnapshot(t), DemoPreviewSnapshot(t)} {
+	for _, data := range Snapshots(t) {
 		snap, err := snapshot.Open(data)
 		if err != nil {
 			t.Fatalf("edgetest: opening the demo snapshot: %v", err)

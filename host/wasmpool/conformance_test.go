@@ -10,7 +10,6 @@ import (
 // TestConformance runs the shared conformance tables against the wasm pool: every case
 // must be answered exactly as the native router answers it.
 func TestConformance(t *testing.T) {
-	snaps := [][]byte{edgetest.DemoSnapshot(t), edgetest.DemoPreviewSnapshot(t)}
-	p := newPool(t, Options{Instances: 2, Router: edgetest.NativeOptions()}, snaps...)
+	p := newPool(t, Options{Instances: 2, Router: edgetest.NativeOptions()}, edgetest.Snapshots(t)...)
 	edgetest.RunConformance(t, p.Bind(context.Background()))
 }

@@ -74,7 +74,7 @@ func nodeBinary(t *testing.T) string {
 	return node
 }
 
-// snapshotFiles writes the demo snapshots into a temporary directory.
+// snapshotFiles writes the snapshots of edgetest.Snapshots into a temporary directory.
 func snapshotFiles(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
@@ -82,6 +82,7 @@ func snapshotFiles(t *testing.T) []string {
 	for name, data := range map[string][]byte{
 		edgetest.DemoEnvironment:        edgetest.DemoSnapshot(t),
 		edgetest.DemoPreviewEnvironment: edgetest.DemoPreviewSnapshot(t),
+		edgetest.LuceneEnvironment:      edgetest.LuceneSnapshot(t),
 	} {
 		p := filepath.Join(dir, name+".snap")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
@@ -118,7 +119,7 @@ func TestWazeroTinyGo(t *testing.T) {
 func wazeroHandler(t *testing.T, module []byte) edgetest.Handler {
 	t.Helper()
 	ctx := context.Background()
-	pool, err := wasmpool.New(ctx, module, [][]byte{edgetest.DemoSnapshot(t), edgetest.DemoPreviewSnapshot(t)},
+	pool, err := wasmpool.New(ctx, module, edgetest.Snapshots(t),
 		wasmpool.Options{Instances: 1, Router: edgetest.NativeOptions(), MemoryOnlyCache: true, Stderr: os.Stderr})
 	if err != nil {
 		t.Fatalf("wasmpool: %v", err)

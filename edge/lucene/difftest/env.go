@@ -20,6 +20,7 @@ type Env struct {
 	Seed  uint64
 	Items int // items generated (the snapshot holds the published ones)
 	Snap  *snapshot.Snapshot
+	Data  []byte // the snapshot file's bytes
 }
 
 // NewEnv generates items with the project's generator (deterministic for a seed) and
@@ -44,7 +45,7 @@ func NewEnv(seed uint64, items int) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
-	return &Env{Seed: seed, Items: items, Snap: snap}, nil
+	return &Env{Seed: seed, Items: items, Snap: snap, Data: data}, nil
 }
 
 // WriteItems writes the snapshot's items as NDJSON in item order: the oracle's input.
