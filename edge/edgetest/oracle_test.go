@@ -139,29 +139,9 @@ func (o *oracleEnv) answer(method string, seg []string, query string, auth strin
 		return fail(404, "content_not_found")
 	}
 
-	items := slices.Clone(o.items)
-	for param, field := range map[string]string{"searchByName": "Name", "searchByTemplateName": "TemplateName", "status": "Status", "searchByCreatedBy": "CreatedBy"} {
-		v, ok := got[param]
-		if !ok || v == "" {
-			continue
-		}
-		want := oracleTokens(v)
-		if len(want) == 0 {
-			return fail(400, "invalid_argument")
-		}
-		items = slices.DeleteFunc(items, func(it *oracleItem) bool {
-			s, ok := it.fields[field].(string)
-			if !ok {
-				return true
-			}
-			have := oracleTokens(s)
-			for _, w := range want {
-				if !slices.Contains(have, w) {
-					return true
-				}
-			}
-			return false
-		})
+	items, ok := o.filterByWords(got)
+	if !ok {
+		return fail(400, "invalid_argument")
 	}
 	page, size := 1, 10
 	if v := got["page"]; v != "" {
@@ -200,6 +180,55 @@ func (o *oracleEnv) answer(method string, seg []string, query string, auth strin
 	} else {
 		return fail(400, "invalid_argument")
 	}
+	sortOracleItems(items, path, asc)
+	ans := oracleAnswer{status: 200, list: true, total: len(items), ids: []string{}}
+	var body bytes.Buffer
+	body.WriteString(`{"status":200,"data":[`)
+	for i := (page - 1) * size; i < len(items) && i < page*size; i++ {
+		if len(ans.ids) > 0 {
+			body.WriteByte(',')
+		}
+		ans.ids = append(ans.ids, items[i].id)
+		body.Write(items[i].canonical)
+	}
+	fmt.Fprintf(&body, `],"totalItems":%d}`, len(items))
+	ans.body = body.Bytes()
+	return ans
+}
+
+// filterByWords keeps the items whose filtered members hold every word of the
+// corresponding parameter (D4); false when a parameter has no word at all.
+func (o *oracleEnv) filterByWords(got map[string]string) ([]*oracleItem, bool) {
+	items := slices.Clone(o.items)
+	for param, field := range map[string]string{"searchByName": "Name", "searchByTemplateName": "TemplateName", "status": "Status", "searchByCreatedBy": "CreatedBy"} {
+		v, ok := got[param]
+		if !ok || v == "" {
+			continue
+		}
+		want := oracleTokens(v)
+		if len(want) == 0 {
+			return nil, false
+		}
+		items = slices.DeleteFunc(items, func(it *oracleItem) bool {
+			s, ok := it.fields[field].(string)
+			if !ok {
+				return true
+			}
+			have := oracleTokens(s)
+			for _, w := range want {
+				if !slices.Contains(have, w) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	return items, true
+}
+
+// sortOracleItems sorts items by the member at path (D6): items lacking it last,
+// ties by ContentID ascending.
+func sortOracleItems(items []*oracleItem, path []string, asc bool) {
 	slices.SortStableFunc(items, func(a, b *oracleItem) int {
 		va, oka := lookup(a.fields, path)
 		vb, okb := lookup(b.fields, path)
@@ -219,19 +248,6 @@ func (o *oracleEnv) answer(method string, seg []string, query string, auth strin
 		}
 		return strings.Compare(a.id, b.id)
 	})
-	ans := oracleAnswer{status: 200, list: true, total: len(items), ids: []string{}}
-	var body bytes.Buffer
-	body.WriteString(`{"status":200,"data":[`)
-	for i := (page - 1) * size; i < len(items) && i < page*size; i++ {
-		if len(ans.ids) > 0 {
-			body.WriteByte(',')
-		}
-		ans.ids = append(ans.ids, items[i].id)
-		body.Write(items[i].canonical)
-	}
-	fmt.Fprintf(&body, `],"totalItems":%d}`, len(items))
-	ans.body = body.Bytes()
-	return ans
 }
 
 func lookup(fields map[string]any, path []string) (any, bool) {
