@@ -1,6 +1,9 @@
 package edge
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Header is one HTTP header field. Names are compared case-insensitively.
 type Header struct {
@@ -47,3 +50,29 @@ const (
 // would be larger gets 400 too_complex naming the limit, decided while the answer is
 // built, so that no request makes the engine hold an answer of unbounded size.
 const DefaultMaxResponseBytes = 32 << 20
+
+// EachQuality calls fn for every element of an HTTP quality list (Accept,
+// Accept-Encoding: "a;q=0.5, b") with its lower-cased, trimmed name and its quality:
+// 1 when the element states none, 0 when its q is not a number from 0 to 1 (RFC 9110
+// §12.4.2: a malformed weight refuses rather than prefers).
+func EachQuality(header string, fn func(name string, q float64)) {
+	for header != "" {
+		var item string
+		item, header, _ = strings.Cut(header, ",")
+		name, params, _ := strings.Cut(item, ";")
+		q := 1.0
+		for params != "" {
+			var p string
+			p, params, _ = strings.Cut(params, ";")
+			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+			if strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || f < 0 || f > 1 {
+					f = 0
+				}
+				q = f
+			}
+		}
+		fn(strings.ToLower(strings.TrimSpace(name)), q)
+	}
+}

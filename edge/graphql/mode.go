@@ -2,7 +2,6 @@ package graphql
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -115,24 +114,8 @@ func acceptQualities(accept string) (qGQL, qJSON float64, present bool) {
 	qGQL, qJSON = -1, -1
 	qApp, qAny := -1.0, -1.0
 	present = strings.TrimSpace(accept) != ""
-	for accept != "" {
-		var item string
-		item, accept, _ = strings.Cut(accept, ",")
-		name, params, _ := strings.Cut(item, ";")
-		q := 1.0
-		for params != "" {
-			var p string
-			p, params, _ = strings.Cut(params, ";")
-			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-			if strings.EqualFold(strings.TrimSpace(k), "q") {
-				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if err != nil || f < 0 || f > 1 {
-					f = 0
-				}
-				q = f
-			}
-		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
+	edge.EachQuality(accept, func(name string, q float64) {
+		switch name {
 		case "application/graphql-response+json":
 			qGQL = max(qGQL, q)
 		case "application/json":
@@ -142,7 +125,7 @@ func acceptQualities(accept string) (qGQL, qJSON float64, present bool) {
 		case "*/*":
 			qAny = max(qAny, q)
 		}
-	}
+	})
 	if qJSON < 0 {
 		qJSON = qApp
 	}

@@ -9,7 +9,6 @@ package compress
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -48,24 +47,8 @@ func (e Encoding) String() string {
 // Identity when none is acceptable or the header is absent.
 func Negotiate(accept string) Encoding {
 	qz, qg, qstar := -1.0, -1.0, -1.0
-	for accept != "" {
-		var item string
-		item, accept, _ = strings.Cut(accept, ",")
-		name, params, _ := strings.Cut(item, ";")
-		q := 1.0
-		for params != "" {
-			var p string
-			p, params, _ = strings.Cut(params, ";")
-			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-			if strings.EqualFold(strings.TrimSpace(k), "q") {
-				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if err != nil || f < 0 || f > 1 {
-					f = 0
-				}
-				q = f
-			}
-		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
+	edge.EachQuality(accept, func(name string, q float64) {
+		switch name {
 		case "zstd":
 			qz = q
 		case "gzip", "x-gzip":
@@ -73,7 +56,7 @@ func Negotiate(accept string) Encoding {
 		case "*":
 			qstar = q
 		}
-	}
+	})
 	if qz < 0 {
 		qz = qstar
 	}
