@@ -2,9 +2,10 @@
 // build/host on a generated snapshot of --items items to its first 200 answer. It runs
 // the launch --runs times and judges the fastest run, so that one slow moment of a
 // shared CI machine does not decide: it prints every run, warns when the fastest is over
-// --budget (1 s, the product's budget) and fails only when it is over --bound (a
-// generous ceiling, 5 s, for a CI machine much slower than a developer's). It talks only
-// to 127.0.0.1 and stops the host by its PID.
+// --budget (1 s, the product's budget) and fails only when it is over --bound, when one
+// is given. The test suite gives none: a shared machine's timings are noise, so there it
+// only reports (and fails when the host does not start at all). It talks only to
+// 127.0.0.1 and stops the host by its PID.
 //
 //	go run ./wasm/startcheck --host build/host --builder build/builder --items 10000
 package main
@@ -28,7 +29,7 @@ func main() {
 	items := flag.Int("items", 10000, "items in the generated environment")
 	runs := flag.Int("runs", 3, "launches; the fastest is judged")
 	budget := flag.Duration("budget", time.Second, "the startup budget (a warning above it)")
-	bound := flag.Duration("bound", 5*time.Second, "the ceiling that fails the check")
+	bound := flag.Duration("bound", 0, "a ceiling that fails the check (0: report only)")
 	flag.Parse()
 	if err := run(*host, *builder, *items, *runs, *budget, *bound); err != nil {
 		fmt.Fprintln(os.Stderr, "startcheck:", err)
@@ -75,13 +76,13 @@ func run(host, builder string, items, runs int, budget, bound time.Duration) err
 		times = append(times, d)
 	}
 	best := slices.Min(times)
-	fmt.Printf("startcheck: host answered on a %d-item snapshot (%d bytes) %v after launch (runs: %v; budget %v, failing bound %v)\n",
-		items, fi.Size(), best.Round(time.Millisecond), times, budget, bound)
+	fmt.Printf("startcheck: host answered on a %d-item snapshot (%d bytes) %v after launch (runs: %v; budget %v)\n",
+		items, fi.Size(), best.Round(time.Millisecond), times, budget)
 	switch {
-	case best > bound:
+	case bound > 0 && best > bound:
 		return fmt.Errorf("startup took %v, over the bound of %v", best, bound)
 	case best > budget:
-		fmt.Printf("startcheck: WARNING: over the %v budget (within the CI bound)\n", budget)
+		fmt.Printf("startcheck: WARNING: over the %v budget\n", budget)
 	}
 	return nil
 }
