@@ -20,6 +20,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/host/metrics"
 	"github.com/cdaedge/cdaedge/host/snapdir"
+	"github.com/cdaedge/cdaedge/host/webui"
 )
 
 // Options configures the front handler.
@@ -192,6 +193,9 @@ func Classify(path string) (route, env string) {
 	switch path {
 	case "/healthz", "/readyz", "/metrics":
 		return path[1:], ""
+	}
+	if webui.IsPath(path) {
+		return "web", ""
 	}
 	rt, env := router.Classify(path)
 	return rt.String(), env
