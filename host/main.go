@@ -200,7 +200,7 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 		if err != nil {
 			return nil, fmt.Errorf("start wasm pool: %w", err)
 		}
-		log.Info("wasm pool ready", "instances", pool.Size(), "took", time.Since(start).Round(time.Millisecond))
+		log.Info("wasm pool ready", "instances", pool.Size(), "took_ms", time.Since(start).Milliseconds())
 		return wasmEngine{pool}, nil
 	default:
 		return nil, fmt.Errorf("unknown --engine %q (want wasm or native)", cfg.Engine)

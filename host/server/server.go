@@ -255,7 +255,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, lim Limits, dra
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; draining requests in flight", "drain", drain)
+	log.Info("shutting down; draining requests in flight", "drain_ms", drain.Milliseconds())
 	shutCtx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
