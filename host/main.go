@@ -159,7 +159,11 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "engine", cfg.Engine, "pid", os.Getpid())
+	attrs := []any{"addr", ln.Addr().String(), "engine", cfg.Engine, "pid", os.Getpid()}
+	if cfg.Web {
+		attrs = append(attrs, "playground", "http://"+ln.Addr().String()+"/")
+	}
+	log.Info("listening", attrs...)
 	return server.Serve(ctx, ln, front, server.Limits{
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
