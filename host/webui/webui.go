@@ -52,11 +52,13 @@ type Options struct {
 type asset struct {
 	body        []byte
 	contentType string
-	etag        string
 	compress    bool
 
-	gzOnce sync.Once
-	gz     []byte // nil when not worth it; made on first use, not at startup
+	// Made on first use, not at startup (the host's time to first answer is budgeted).
+	tagOnce sync.Once
+	etag    string
+	gzOnce  sync.Once
+	gz      []byte // nil when not worth it
 }
 
 // Handler serves the pages and assets and passes every other path to opts.Next.
@@ -95,9 +97,16 @@ type handler struct {
 }
 
 func newAsset(b []byte, ctype string, compress bool) *asset {
-	sum := sha256.Sum256(b)
-	return &asset{body: b, contentType: ctype, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`,
-		compress: compress && len(b) > 1024}
+	return &asset{body: b, contentType: ctype, compress: compress && len(b) > 1024}
+}
+
+// tag returns the body's strong entity tag.
+func (a *asset) tag() string {
+	a.tagOnce.Do(func() {
+		sum := sha256.Sum256(a.body)
+		a.etag = `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+	})
+	return a.etag
 }
 
 // gzipped returns the gzipped body, or nil when it is not worth sending.
@@ -167,7 +176,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Content-Type", a.contentType)
 	hd.Set("Cache-Control", "no-cache")
-	hd.Set("ETag", a.etag)
+	hd.Set("ETag", a.tag())
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if strings.HasPrefix(a.contentType, "text/html") {
 		// The pages load scripts, styles and the module from this host only; the module
@@ -180,7 +189,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if gz := a.gzipped(); gz != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 			body = gz
 			hd.Set("Content-Encoding", "gzip")
-			hd.Set("ETag", strings.TrimSuffix(a.etag, `"`)+`-gzip"`)
+			hd.Set("ETag", strings.TrimSuffix(a.tag(), `"`)+`-gzip"`)
 		}
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
