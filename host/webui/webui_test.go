@@ -3,6 +3,7 @@ package webui_test
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -25,6 +26,32 @@ import (
 // OPTIONS, which every route answers, and every route of the API is documented once.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	b := serve(webui.Handler(webui.Options{}), "GET", "/openapi.json").Body.Bytes()
+	for _, p := range openAPIProblems(t, b) {
+		t.Error(p)
+	}
+}
+
+// TestOpenAPICheckCatchesDrift feeds the check a document with a route missing, a
+// method the route does not take and a path no route answers.
+func TestOpenAPICheckCatchesDrift(t *testing.T) {
+	b := serve(webui.Handler(webui.Options{}), "GET", "/openapi.json").Body.Bytes()
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	paths := doc["paths"].(map[string]any)
+	delete(paths, "/cda/es/v1/{env}/_validate/query")
+	paths["/cda/rest/v1/{env}/contents"].(map[string]any)["post"] = map[string]any{}
+	paths["/cda/rest/v2/{env}/things"] = map[string]any{"get": map[string]any{}}
+	b, _ = json.Marshal(doc)
+	got := openAPIProblems(t, b)
+	if len(got) != 3 {
+		t.Errorf("the check found %d problems, want 3 (a missing route, a wrong method, an unrouted path): %q", len(got), got)
+	}
+}
+
+func openAPIProblems(t *testing.T, b []byte) (problems []string) {
+	t.Helper()
 	var doc struct {
 		OpenAPI string                                `json:"openapi"`
 		Paths   map[string]map[string]json.RawMessage `json:"paths"`
@@ -33,7 +60,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.OpenAPI != "3.1.0" {
-		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
+		problems = append(problems, fmt.Sprintf("openapi = %q, want 3.1.0", doc.OpenAPI))
 	}
 	samples := strings.NewReplacer("{env}", "demo", "{contentId}", "Content_x")
 	documented := map[router.Route]string{}
@@ -48,17 +75,17 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		sort.Strings(methods)
 		if !strings.HasPrefix(p, "/cda/") {
 			if name, _ := server.Classify(p); name != "healthz" && name != "readyz" {
-				t.Errorf("%s: not a path of the API or of the host's health endpoints (route %q)", p, name)
+				problems = append(problems, fmt.Sprintf("%s: not a path of the API or of the host's health endpoints (route %q)", p, name))
 			}
 			continue
 		}
 		rt, env := router.Classify(samples.Replace(p))
 		if rt == router.RouteNone || env != "demo" {
-			t.Errorf("%s: the router does not route it (route %v, env %q)", p, rt, env)
+			problems = append(problems, fmt.Sprintf("%s: the router does not route it (route %v, env %q)", p, rt, env))
 			continue
 		}
 		if prev, ok := documented[rt]; ok {
-			t.Errorf("%s and %s are both route %v", prev, p, rt)
+			problems = append(problems, fmt.Sprintf("%s and %s are both route %v", prev, p, rt))
 		}
 		documented[rt] = p
 		var want []string
@@ -69,14 +96,16 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 		sort.Strings(want)
 		if !slices.Equal(methods, want) {
-			t.Errorf("%s: operations %v, the router allows %v (and HEAD, OPTIONS)", p, methods, want)
+			problems = append(problems, fmt.Sprintf("%s: operations %v, the router allows %v (and HEAD, OPTIONS)", p, methods, want))
 		}
 	}
 	for _, rt := range router.Routes() {
 		if _, ok := documented[rt]; !ok {
-			t.Errorf("route %v (%s) is not in openapi.json", rt, rt.Allowed())
+			problems = append(problems, fmt.Sprintf("route %v (%s) is not in openapi.json: add it to web/playground/openapi.mjs and run go tool task web:build", rt, rt.Allowed()))
 		}
 	}
+	sort.Strings(problems)
+	return problems
 }
 
 func serve(h http.Handler, method, target string, hdr ...string) *httptest.ResponseRecorder {

@@ -89,7 +89,9 @@ async function setEnvironments(preferred) {
   const sel = $('env');
   sel.innerHTML = '';
   for (const e of envs) sel.add(new Option(e, e));
-  state.env = envs.includes(preferred) ? preferred : envs.includes('demo') ? 'demo' : envs[0] ?? '';
+  // No list (a worker serving these pages has no /readyz): the one asked for, or demo.
+  if (!envs.length) envs.push(preferred || 'demo');
+  state.env = envs.includes(preferred) ? preferred : envs.includes('demo') ? 'demo' : envs[0];
   sel.value = state.env;
   for (const el of document.querySelectorAll('.env-name')) el.textContent = state.env || '<env>';
   graphiqlLink();
@@ -104,7 +106,7 @@ function setStatus(text, cls = '') {
 async function useHost() {
   state.transport = hostTransport();
   const envs = await setEnvironments(state.env);
-  setStatus(envs.length ? `Requests go to ${location.host}, which serves ${envs.join(', ')}.` : `${location.host} serves no published environment.`);
+  setStatus(`Requests go to ${location.host}, which serves ${envs.join(', ')}.`);
   document.body.dataset.engine = 'host';
 }
 

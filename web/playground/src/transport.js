@@ -18,8 +18,8 @@ export function hostTransport() {
     kind: 'host',
     label: 'the host',
     async environments() {
-      const r = await fetch('readyz', { headers: { accept: 'application/json' } });
-      const j = await r.json().catch(() => ({}));
+      const r = await fetch('readyz', { headers: { accept: 'application/json' } }).catch(() => null);
+      const j = r?.ok || r?.status === 503 ? await r.json().catch(() => ({})) : {};
       return (j.environments ?? []).filter((e) => !e.preview).map((e) => e.id);
     },
     async send({ method = 'GET', path, query = '', headers = {}, body }) {
