@@ -148,7 +148,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a = h.assets[pages[p]]
 	case p == "/web/module.wasm":
 		if h.module == nil {
-			h.notFound(w, r, "this host runs no wasm module (--engine native): the in-browser mode needs one")
+			h.notFound(w, r, "this host has no wasm module (it was built without one and runs --engine native), and the in-browser mode needs one")
 			return
 		}
 		a = h.module
