@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -28,6 +29,7 @@ import (
 	"github.com/cdaedge/cdaedge/host/server"
 	"github.com/cdaedge/cdaedge/host/snapdir"
 	"github.com/cdaedge/cdaedge/host/wasmpool"
+	"github.com/cdaedge/cdaedge/host/webui"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -142,8 +144,12 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if cfg.Compress {
 		apiOpts.Compressor = compress.New(cfg.CompressMinBytes)
 	}
+	var api http.Handler = httpedge.NewHandler(eng, apiOpts)
+	if cfg.Web {
+		api = webui.Handler(webui.Options{Module: browserModule(cfg), Snapshots: reloader.Served, Next: api})
+	}
 	front := server.Handler(server.Options{
-		API:       httpedge.NewHandler(eng, apiOpts),
+		API:       api,
 		Metrics:   m,
 		Snapshots: reloader.Served,
 		Logger:    log,
@@ -153,7 +159,11 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "engine", cfg.Engine, "pid", os.Getpid())
+	attrs := []any{"addr", ln.Addr().String(), "engine", cfg.Engine, "pid", os.Getpid()}
+	if cfg.Web {
+		attrs = append(attrs, "playground", "http://"+ln.Addr().String()+"/")
+	}
+	log.Info("listening", attrs...)
 	return server.Serve(ctx, ln, front, server.Limits{
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
@@ -172,13 +182,9 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 		}
 		return nativeEngine{nativepool.New(snaps, cfg.Router)}, nil
 	case "wasm":
-		module := embeddedModule
-		if cfg.Module != "" {
-			b, err := os.ReadFile(cfg.Module)
-			if err != nil {
-				return nil, fmt.Errorf("read module: %w", err)
-			}
-			module = b
+		module, err := moduleBytes(cfg)
+		if err != nil {
+			return nil, err
 		}
 		if len(module) == 0 {
 			return nil, errors.New("no wasm module embedded in this host and no --module given: " + buildHint)
@@ -198,11 +204,34 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 		if err != nil {
 			return nil, fmt.Errorf("start wasm pool: %w", err)
 		}
-		log.Info("wasm pool ready", "instances", pool.Size(), "took", time.Since(start).Round(time.Millisecond))
+		log.Info("wasm pool ready", "instances", pool.Size(), "took_ms", time.Since(start).Milliseconds())
 		return wasmEngine{pool}, nil
 	default:
 		return nil, fmt.Errorf("unknown --engine %q (want wasm or native)", cfg.Engine)
 	}
+}
+
+// moduleBytes returns the wasm module the host runs: --module's file, else the embedded
+// one (empty in a build without it).
+func moduleBytes(cfg config.Config) ([]byte, error) {
+	if cfg.Module == "" {
+		return embeddedModule, nil
+	}
+	b, err := os.ReadFile(cfg.Module)
+	if err != nil {
+		return nil, fmt.Errorf("read module: %w", err)
+	}
+	return b, nil
+}
+
+// browserModule is the module the playground's in-browser mode runs: the host's own,
+// or none when it has none.
+func browserModule(cfg config.Config) []byte {
+	b, err := moduleBytes(cfg)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // wasmEngine and nativeEngine adapt the pools' Swap to snapshot files.

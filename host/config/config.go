@@ -49,6 +49,9 @@ type Config struct {
 	LogFormat string
 	AccessLog bool
 	Metrics   bool
+
+	// Web serves the playground, GraphiQL, the API reference and /openapi.json.
+	Web bool
 }
 
 // EnvName is the environment variable of a flag: CDA_ and the name in upper case with
@@ -120,6 +123,7 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.StringVar(&c.LogFormat, "log-format", "json", "log format: json or text")
 	fs.BoolVar(&c.AccessLog, "access-log", true, "log every request (id, environment, route, status, bytes, duration)")
 	fs.BoolVar(&c.Metrics, "metrics", true, "serve Prometheus metrics at /metrics")
+	fs.BoolVar(&c.Web, "web", true, "serve the playground at / (also /playground), GraphiQL at /graphiql, the API reference at /docs and /openapi.json; the playground can run the module in the browser, so the module and published snapshots are served under /web/")
 
 	usage := func() { printUsage(out, fs) }
 	var err error

@@ -20,6 +20,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/host/metrics"
 	"github.com/cdaedge/cdaedge/host/snapdir"
+	"github.com/cdaedge/cdaedge/host/webui"
 )
 
 // Options configures the front handler.
@@ -193,6 +194,9 @@ func Classify(path string) (route, env string) {
 	case "/healthz", "/readyz", "/metrics":
 		return path[1:], ""
 	}
+	if webui.IsPath(path) {
+		return "web", ""
+	}
 	rt, env := router.Classify(path)
 	return rt.String(), env
 }
@@ -251,7 +255,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, lim Limits, dra
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; draining requests in flight", "drain", drain)
+	log.Info("shutting down; draining requests in flight", "drain_ms", drain.Milliseconds())
 	shutCtx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {

@@ -9,6 +9,8 @@ export interface RouterOptions {
   maxBodyBytes?: number;
   /** Longest request URL in bytes (414 above it); 0 = 8 KiB (D11). */
   maxUrlBytes?: number;
+  /** Largest answer body in bytes; a larger answer is a 400 too_complex naming the limit; 0 = 32 MiB. */
+  maxResponseBytes?: number;
   /** Access tokens of preview environments (D3): {environment: token}. */
   previewTokens?: Record<string, string>;
 }

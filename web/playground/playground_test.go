@@ -1,0 +1,226 @@
+// Package playground tests the host's pages, built from this folder (web/playground) into
+// host/webui/dist: that the committed build is what the sources build to, that the
+// OpenAPI document validates (@apidevtools/swagger-parser), and, in Debian's Chromium
+// driven by playwright-core, that a person can run a REST, a GraphQL and a search
+// request from the page, against the host and with the module running in the page.
+// The npm packages are the exact versions of package-lock.json (go tool task
+// tools:npm:web installs them; these tests run npm ci when they are missing).
+//
+// Inputs, set by `go tool task test`:
+//
+//	CDA_HOST                the host binary to run (build/host); else the test builds one
+//	CDA_WASM_MODULE_TINYGO  the module the host runs and the page loads (--module);
+//	                        else the host's embedded module
+//	CDA_CHROMIUM            the browser (default /usr/bin/chromium; go tool task
+//	                        tools:chromium installs Debian's)
+//	CDA_PARITY_REQUIRED=1   a missing node or browser fails instead of skipping
+//
+// Rebuild the pages after changing the sources: `go tool task web:build`.
+package playground
+
+import (
+	"bytes"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cdaedge/cdaedge/edge/edgetest"
+)
+
+// need returns the path of a required program, skipping (or, under
+// CDA_PARITY_REQUIRED=1, failing) the test when it is missing.
+func need(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CDA_PARITY_REQUIRED") == "1" {
+			t.Fatalf("%s is not installed", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+	return p
+}
+
+// setup returns node and this folder, with its npm packages installed.
+func setup(t *testing.T) (node, dir string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs node")
+	}
+	node = need(t, "node")
+	dir = filepath.Join(edgetest.RepoRoot(t), "web", "playground")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json")); err != nil {
+		runIn(t, dir, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+	}
+	return node, dir
+}
+
+// TestBuildIsCommitted builds the pages into a temporary folder and compares it, file by
+// file and byte by byte, with host/webui/dist, which the host embeds.
+func TestBuildIsCommitted(t *testing.T) {
+	node, dir := setup(t)
+	out := t.TempDir()
+	runIn(t, dir, nil, node, "build.mjs", "--out", out)
+	committed := filepath.Join(edgetest.RepoRoot(t), "host", "webui", "dist")
+	want, got := readTree(t, out), readTree(t, committed)
+	for name, b := range want {
+		if c, ok := got[name]; !ok {
+			t.Errorf("host/webui/dist/%s is missing", name)
+		} else if !bytes.Equal(b, c) {
+			t.Errorf("host/webui/dist/%s differs from a fresh build (%d bytes, built %d)", name, len(c), len(b))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("host/webui/dist/%s is not built from the sources", name)
+		}
+	}
+	if t.Failed() {
+		t.Log("rebuild with `go tool task web:build` and commit host/webui/dist")
+	}
+}
+
+func readTree(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestOpenAPIValidates validates the served document against the OpenAPI 3.1 schema.
+// (host/webui's TestOpenAPIMatchesRoutes checks it against the router's routes.)
+func TestOpenAPIValidates(t *testing.T) {
+	node, dir := setup(t)
+	doc := filepath.Join(edgetest.RepoRoot(t), "host", "webui", "dist", "openapi.json")
+	t.Logf("%s", runIn(t, dir, nil, node, "validate.mjs", doc))
+}
+
+// TestBrowser runs browser.mjs: the playground, GraphiQL and the API reference in
+// headless Chromium against the host, and the playground with the module in the page.
+// Screenshots go to build/playground/.
+func TestBrowser(t *testing.T) {
+	node, dir := setup(t)
+	browser := os.Getenv("CDA_CHROMIUM")
+	if browser == "" {
+		browser = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(browser); err != nil {
+		need(t, browser) // skips or fails with the reason
+	}
+	addr := startHost(t)
+	out := filepath.Join(edgetest.RepoRoot(t), "build", "playground")
+	t.Logf("%s", runIn(t, dir, nil, node, "browser.mjs", "http://"+addr, out, browser))
+}
+
+// runIn runs a command in dir and returns its output; failing, it fails the test with
+// the output.
+func runIn(t *testing.T, dir string, env []string, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// startHost serves the demo environment with the host on a free 127.0.0.1 port, waits
+// until it listens, and stops it by its PID when the test ends. It returns the address.
+func startHost(t *testing.T) string {
+	t.Helper()
+	host, args := os.Getenv("CDA_HOST"), []string(nil)
+	if m := os.Getenv("CDA_WASM_MODULE_TINYGO"); m != "" {
+		args = append(args, "--module", m)
+	}
+	if host == "" {
+		if len(args) == 0 {
+			t.Skip("no CDA_HOST and no CDA_WASM_MODULE_TINYGO: the in-browser mode needs a module (go tool task test sets both)")
+		}
+		host = filepath.Join(t.TempDir(), "host")
+		runIn(t, edgetest.RepoRoot(t), nil, "go", "build", "-o", host, "./host")
+	}
+	snaps := t.TempDir()
+	if err := os.WriteFile(filepath.Join(snaps, edgetest.DemoEnvironment+".snap"), edgetest.DemoSnapshot(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	logs := &logBuffer{ready: make(chan struct{})}
+	cmd := exec.Command(host, append([]string{"--snapshots", snaps, "--addr", addr, "--access-log=false", "--instances", "1"}, args...)...)
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", host, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
+			t.Errorf("stop host %d: %v", cmd.Process.Pid, err)
+		}
+		select {
+		case <-exited:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("host log:\n%s", logs)
+		}
+	})
+	select {
+	case <-logs.ready:
+	case err := <-exited:
+		t.Fatalf("the host exited before listening: %v\n%s", err, logs)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the host did not listen within 30 s\n%s", logs)
+	}
+	return addr
+}
+
+// logBuffer collects the host's log and signals its "listening" line.
+type logBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	ready chan struct{}
+	once  sync.Once
+}
+
+func (l *logBuffer) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(b)
+	if bytes.Contains(l.buf.Bytes(), []byte(`"msg":"listening"`)) {
+		l.once.Do(func() { close(l.ready) })
+	}
+	return len(b), nil
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
