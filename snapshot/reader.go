@@ -18,8 +18,15 @@ type Section struct {
 	Length int64
 }
 
-// Snapshot is an opened, verified snapshot file. It reads the file's bytes in place and
-// is safe for concurrent use by any number of goroutines: nothing in it changes after Open.
+// Snapshot is an opened snapshot file. It reads the file's bytes in place and is safe
+// for concurrent use by any number of goroutines: nothing in it changes after Open.
+//
+// Its long-lived structures (the Snapshot, its Fields and their TermDicts) hold the
+// file's bytes by one pointer to their start plus offsets (spans), never by strings into
+// the middle of the file, and every string they keep (names, statuses) is a copy. A
+// collector that finds an object's start by walking back from an interior pointer (TinyGo's
+// does, one step per 64 bytes) then pays for one pointer, not for thousands; substrings are
+// made on demand by the accessors and live only as long as their callers keep them.
 type Snapshot struct {
 	data  []byte
 	str   string // the same bytes viewed as a string, for jsonr and zero-copy substrings
@@ -33,36 +40,88 @@ type Snapshot struct {
 	hash     [32]byte
 	sections []Section
 
-	items, itemOffsets string
-	ids, idOffsets     string
+	items, itemOffsets span
+	ids, idOffsets     span
 
-	terms, postings, norms, docvalues, ranks, perms string
+	terms, postings, norms, docvalues, ranks, perms span
 
 	fields     []Field
 	fieldIndex map[string]int
 }
 
+// span is a byte range [off, end) of the file, checked against its bounds when the
+// snapshot is opened.
+type span struct{ off, end int }
+
+func (sp span) len() int { return sp.end - sp.off }
+
+// of returns the span's bytes of the file base.
+func (sp span) of(base string) string { return base[sp.off:sp.end] }
+
+// sub returns the span [off, off+n) inside sp, or false when it does not fit.
+func (sp span) sub(off, n int) (span, bool) {
+	if off < 0 || n < 0 || off > sp.len() || n > sp.len()-off {
+		return span{}, false
+	}
+	return span{sp.off + off, sp.off + off + n}, true
+}
+
 // Open verifies data (magic, major version, checksum, section bounds) and returns a
-// reader over it. It does not parse items: its cost is one pass of the checksum over the
-// bytes plus work proportional to the number of sections and fields. data must not
-// change while the Snapshot is in use.
+// reader over it: Verify, then OpenVerified. It does not parse items: its cost is one pass
+// of the checksum over the bytes plus work proportional to the number of sections and
+// fields. data must not change while the Snapshot is in use.
 func Open(data []byte) (*Snapshot, error) {
-	if len(data) < headerSize || string(data[:len(Magic)]) != Magic {
-		return nil, ErrNotSnapshot
+	if err := Verify(data); err != nil {
+		return nil, err
+	}
+	return OpenVerified(data)
+}
+
+// Verify checks that data is a snapshot of a format version this reader reads whose
+// checksum matches its contents: the one pass over every byte of the file. A file is
+// verified once where it enters the system (the builder writes it, the host reads it,
+// a deploy step stages it); the runtimes that are then handed it open it with
+// OpenVerified, whose cost does not grow with the file.
+func Verify(data []byte) error {
+	if err := checkHeader(data); err != nil {
+		return err
+	}
+	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data); want != got {
+		return wrapf(ErrChecksum, "stored "+hex32(want)+", computed "+hex32(got))
+	}
+	return nil
+}
+
+// OpenVerified is Open without the checksum, for a file that Verify has accepted (or
+// that the caller otherwise trusts): it checks the magic, the major version and the
+// bounds of every section and structure it reads, in work proportional to the number
+// of sections and fields. Every later access is still bounds-checked, so a corrupted
+// file opened this way yields errors and empty values, never a panic; but a flipped byte
+// inside an item or a postings list goes unnoticed, which is what Verify is for.
+func OpenVerified(data []byte) (*Snapshot, error) {
+	if err := checkHeader(data); err != nil {
+		return nil, err
 	}
 	s := &Snapshot{data: data, str: unsafe.String(unsafe.SliceData(data), len(data))}
 	s.major = int(binary.LittleEndian.Uint16(data[offMajor:]))
 	s.minor = int(binary.LittleEndian.Uint16(data[offMinor:]))
-	if s.major != MajorVersion {
-		return nil, wrapf(ErrVersion, strconv.Itoa(s.major)+"."+strconv.Itoa(s.minor)+" (this reader reads "+strconv.Itoa(MajorVersion)+".x)")
-	}
-	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data); want != got {
-		return nil, wrapf(ErrChecksum, "stored "+hex32(want)+", computed "+hex32(got))
-	}
 	if err := s.readStructure(); err != nil {
 		return nil, wrap(ErrCorrupt, err)
 	}
 	return s, nil
+}
+
+// checkHeader checks the magic and the major version.
+func checkHeader(data []byte) error {
+	if len(data) < headerSize || string(data[:len(Magic)]) != Magic {
+		return ErrNotSnapshot
+	}
+	major := int(binary.LittleEndian.Uint16(data[offMajor:]))
+	minor := int(binary.LittleEndian.Uint16(data[offMinor:]))
+	if major != MajorVersion {
+		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+" (this reader reads "+strconv.Itoa(MajorVersion)+".x)")
+	}
+	return nil
 }
 
 func (s *Snapshot) readStructure() error {
@@ -80,7 +139,7 @@ func (s *Snapshot) readStructure() error {
 		return errors.New("item count " + strconv.FormatUint(n, 10) + " larger than the file")
 	}
 	s.n = int(n)
-	byName := map[string]string{}
+	byName := map[string]span{}
 	for i := uint64(0); i < count; i++ {
 		e := data[table+i*sectionEntry:]
 		name := strings.TrimRight(string(e[:sectionNameSize]), "\x00")
@@ -93,7 +152,7 @@ func (s *Snapshot) readStructure() error {
 			return errors.New("section " + strconv.Quote(name) + " twice")
 		}
 		s.sections = append(s.sections, Section{Name: name, Offset: int64(off), Length: int64(length)})
-		byName[name] = s.str[off : off+length]
+		byName[name] = span{int(off), int(off + length)}
 	}
 	for _, name := range []string{secMeta, secItems, secItemOffsets, secIDs, secIDOffsets} {
 		if _, ok := byName[name]; !ok {
@@ -102,15 +161,15 @@ func (s *Snapshot) readStructure() error {
 	}
 	s.items, s.itemOffsets = byName[secItems], byName[secItemOffsets]
 	s.ids, s.idOffsets = byName[secIDs], byName[secIDOffsets]
-	if uint64(len(s.itemOffsets)) != 4*(n+1) || uint64(len(s.idOffsets)) != 4*(n+1) {
+	if uint64(s.itemOffsets.len()) != 4*(n+1) || uint64(s.idOffsets.len()) != 4*(n+1) {
 		return errors.New("offset tables do not match " + strconv.FormatUint(n, 10) + " items")
 	}
-	meta := byName[secMeta]
+	meta := byName[secMeta].of(s.str)
 	if !jsonr.Valid(meta) {
 		return errors.New("meta section is not JSON")
 	}
 	metaJSON := jsonr.Parse(meta)
-	s.env = metaJSON.Get("environment").String()
+	s.env = strings.Clone(metaJSON.Get("environment").String())
 	if !ValidEnvironmentID(s.env) {
 		return errors.New("environment id " + strconv.Quote(s.env))
 	}
@@ -118,11 +177,11 @@ func (s *Snapshot) readStructure() error {
 		return errors.New("preview flag and meta disagree")
 	}
 	for _, st := range metaJSON.Get("statuses").Array() {
-		s.statuses = append(s.statuses, st.String())
+		s.statuses = append(s.statuses, strings.Clone(st.String()))
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
 	s.docvalues, s.ranks, s.perms = byName[secDocValues], byName[secRanks], byName[secPerms]
-	return s.readFields(byName[secFields])
+	return s.readFields(byName[secFields].of(s.str))
 }
 
 // Environment is the environment id the snapshot was built for (decisions D1).
@@ -168,6 +227,7 @@ func u32At(arr string, i int) (uint32, bool) {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24, true
 }
 
+// slice returns entry i of a blob cut by a u32[n+1] offsets array.
 func slice(blob, offsets string, i int) string {
 	start, ok1 := u32At(offsets, i)
 	end, ok2 := u32At(offsets, i+1)
@@ -179,10 +239,14 @@ func slice(blob, offsets string, i int) string {
 
 // Item returns item i (0 <= i < Len) as its stored compact JSON, without copying. Items
 // are numbered in ContentID order. A corrupt entry reads as the empty string.
-func (s *Snapshot) Item(i int) string { return slice(s.items, s.itemOffsets, i) }
+func (s *Snapshot) Item(i int) string {
+	return slice(s.items.of(s.str), s.itemOffsets.of(s.str), i)
+}
 
 // ContentID returns item i's ContentID without parsing the item.
-func (s *Snapshot) ContentID(i int) string { return slice(s.ids, s.idOffsets, i) }
+func (s *Snapshot) ContentID(i int) string {
+	return slice(s.ids.of(s.str), s.idOffsets.of(s.str), i)
+}
 
 // Lookup finds the item with ContentID id in O(log n).
 func (s *Snapshot) Lookup(id string) (int, bool) {
@@ -227,13 +291,13 @@ type Field struct {
 	text             TermDict
 	textDocs         int
 	sumTotalTermFreq int64
-	norms            string
+	norms            span
 
 	keyword TermDict
 
-	dvOffsets, dvEntries string
-	rankAsc, rankDesc    string
-	permAsc, permDesc    string
+	dvOffsets, dvEntries span
+	rankAsc, rankDesc    span
+	permAsc, permDesc    span
 }
 
 // decoder reads uvarints from a byte string and remembers the first error.
@@ -291,24 +355,29 @@ func (d *decoder) str(length int) string {
 	return v
 }
 
-// sub reads an (offset, length) pair and returns that range of blob.
-func (d *decoder) sub(blob string) string {
-	off := d.int(len(blob))
-	length := d.int(len(blob) - off)
+// sub reads an (offset, length) pair and returns that range of the section sec.
+func (d *decoder) sub(sec span) span {
+	off := d.int(sec.len())
+	length := d.int(sec.len() - off)
 	if d.err != nil {
-		return ""
+		return span{}
 	}
-	return blob[off : off+length]
+	sp, _ := sec.sub(off, length)
+	return sp
 }
 
-// array reads an offset and returns n u32s of blob from there.
-func (d *decoder) array(blob string, n int) string {
-	off := d.int(len(blob))
-	if d.err == nil && 4*n > len(blob)-off {
-		d.err = errors.New("array out of bounds")
-		return ""
+// array reads an offset and returns the range of n u32s of the section sec from there.
+func (d *decoder) array(sec span, n int) span {
+	off := d.int(sec.len())
+	if d.err != nil {
+		return span{}
 	}
-	return blob[off : off+4*n]
+	sp, ok := sec.sub(off, 4*n)
+	if !ok {
+		d.err = errors.New("array out of bounds")
+		return span{}
+	}
+	return sp
 }
 
 func (s *Snapshot) readFields(dir string) error {
@@ -318,31 +387,32 @@ func (s *Snapshot) readFields(dir string) error {
 	s.fieldIndex = make(map[string]int, count)
 	for i := 0; i < count && d.err == nil; i++ {
 		f := Field{s: s}
-		f.name = d.str(d.int(len(dir)))
+		f.name = strings.Clone(d.str(d.int(len(dir))))
 		f.flags = d.uvarint()
 		f.docCount = d.int(s.n)
 		if f.flags&fieldHasText != 0 {
-			f.text = newTermDict(d.sub(s.terms), s.postings, true, d)
+			f.text = newTermDict(s.str, d.sub(s.terms), s.postings, true, d)
 			f.textDocs = d.int(s.n)
 			f.sumTotalTermFreq = int64(d.uvarint())
-			off := d.int(len(s.norms))
-			if d.err == nil && s.n > len(s.norms)-off {
-				d.err = errors.New("norms out of bounds")
-			}
+			off := d.int(s.norms.len())
 			if d.err == nil {
-				f.norms = s.norms[off : off+s.n]
+				var ok bool
+				if f.norms, ok = s.norms.sub(off, s.n); !ok {
+					d.err = errors.New("norms out of bounds")
+				}
 			}
 		}
 		if f.flags&fieldHasKeyword != 0 {
-			f.keyword = newTermDict(d.sub(s.terms), s.postings, false, d)
+			f.keyword = newTermDict(s.str, d.sub(s.terms), s.postings, false, d)
 		}
 		if f.flags&fieldHasValues != 0 {
 			dv := d.sub(s.docvalues)
-			if d.err == nil && len(dv) < 4*(s.n+1) {
+			if d.err == nil && dv.len() < 4*(s.n+1) {
 				d.err = errors.New("doc values out of bounds")
 			}
 			if d.err == nil {
-				f.dvOffsets, f.dvEntries = dv[:4*(s.n+1)], dv[4*(s.n+1):]
+				f.dvOffsets = span{dv.off, dv.off + 4*(s.n+1)}
+				f.dvEntries = span{dv.off + 4*(s.n+1), dv.end}
 			}
 			f.rankAsc = d.array(s.ranks, s.n)
 			f.rankDesc = d.array(s.ranks, s.n)
@@ -387,10 +457,10 @@ func (f *Field) SumTotalTermFreq() int64 { return f.sumTotalTermFreq }
 // Length is the analysed length of item doc's field as Lucene stores it (one byte,
 // see EncodeLength); 0 when the item has no terms in the field.
 func (f *Field) Length(doc int) byte {
-	if doc < 0 || doc >= len(f.norms) {
+	if doc < 0 || doc >= f.norms.len() {
 		return 0
 	}
-	return f.norms[doc]
+	return f.s.str[f.norms.off+doc]
 }
 
 // Keyword is the dictionary of exact string values (the <field>.keyword form); its
@@ -411,7 +481,7 @@ type Value struct {
 
 // Values appends item doc's typed values in source order to dst.
 func (f *Field) Values(dst []Value, doc int) []Value {
-	entries := slice(f.dvEntries, f.dvOffsets, doc)
+	entries := slice(f.dvEntries.of(f.s.str), f.dvOffsets.of(f.s.str), doc)
 	for len(entries) > 0 {
 		v := Value{Kind: ValueKind(entries[0])}
 		entries = entries[1:]
@@ -453,7 +523,7 @@ func (f *Field) Values(dst []Value, doc int) []Value {
 // the item lacks the field. Items compare by rank exactly as their values compare
 // under decisions D6/D12.
 func (f *Field) RankAsc(doc int) uint32 {
-	r, ok := u32At(f.rankAsc, doc)
+	r, ok := u32At(f.rankAsc.of(f.s.str), doc)
 	if !ok {
 		return NoRank
 	}
@@ -463,7 +533,7 @@ func (f *Field) RankAsc(doc int) uint32 {
 // RankDesc is item doc's sort rank for descending order (its largest value); NoRank when
 // the item lacks the field.
 func (f *Field) RankDesc(doc int) uint32 {
-	r, ok := u32At(f.rankDesc, doc)
+	r, ok := u32At(f.rankDesc.of(f.s.str), doc)
 	if !ok {
 		return NoRank
 	}
@@ -471,7 +541,7 @@ func (f *Field) RankDesc(doc int) uint32 {
 }
 
 // HasSortOrders reports whether the field has precomputed sort orders (top-level fields).
-func (f *Field) HasSortOrders() bool { return f.permAsc != "" }
+func (f *Field) HasSortOrders() bool { return f.permAsc.len() > 0 }
 
 // SortedDoc returns the i-th item of the field's precomputed order: ascending by value
 // or descending, ties by ContentID ascending, items without the field last (D6).
@@ -480,7 +550,7 @@ func (f *Field) SortedDoc(i int, desc bool) int {
 	if desc {
 		arr = f.permDesc
 	}
-	v, ok := u32At(arr, i)
+	v, ok := u32At(arr.of(f.s.str), i)
 	if !ok {
 		return -1
 	}
@@ -493,20 +563,23 @@ func le64(b string) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// TermDict is a sorted dictionary of terms with a postings list per term.
+// TermDict is a sorted dictionary of terms with a postings list per term. It holds the
+// file by its start (base) and its parts as spans.
 type TermDict struct {
-	positions bool // postings carry frequencies and positions (analysed text)
+	base      string // the whole file
+	positions bool   // postings carry frequencies and positions (analysed text)
 	count     int
-	termOffs  string // u32[count+1] into termBytes
-	postOffs  string // u32[count+1] into postings
-	termBytes string
-	postings  string
+	termOffs  span // u32[count+1] into termBytes
+	postOffs  span // u32[count+1] into postings
+	termBytes span
+	postings  span
 }
 
-func newTermDict(b, postings string, positions bool, d *decoder) TermDict {
+func newTermDict(base string, dict, postings span, positions bool, d *decoder) TermDict {
 	if d.err != nil {
 		return TermDict{}
 	}
+	b := dict.of(base)
 	c, ok := u32At(b, 0)
 	if !ok || uint64(c) > uint64(len(b))/8 {
 		d.err = errors.New("term dictionary out of bounds")
@@ -519,11 +592,12 @@ func newTermDict(b, postings string, positions bool, d *decoder) TermDict {
 		return TermDict{}
 	}
 	return TermDict{
+		base:      base,
 		positions: positions,
 		count:     count,
-		termOffs:  b[4 : 4+4*(count+1)],
-		postOffs:  b[4+4*(count+1) : head],
-		termBytes: b[head:],
+		termOffs:  span{dict.off + 4, dict.off + 4 + 4*(count+1)},
+		postOffs:  span{dict.off + 4 + 4*(count+1), dict.off + head},
+		termBytes: span{dict.off + head, dict.end},
 		postings:  postings,
 	}
 }
@@ -532,7 +606,12 @@ func newTermDict(b, postings string, positions bool, d *decoder) TermDict {
 func (t TermDict) Len() int { return t.count }
 
 // Term returns term i (0 <= i < Len), in byte order.
-func (t TermDict) Term(i int) string { return slice(t.termBytes, t.termOffs, i) }
+func (t TermDict) Term(i int) string {
+	if t.base == "" {
+		return ""
+	}
+	return slice(t.termBytes.of(t.base), t.termOffs.of(t.base), i)
+}
 
 // Find returns the index of term, or the index where it would be and false.
 func (t TermDict) Find(term string) (int, bool) {
@@ -550,35 +629,47 @@ func (t TermDict) Find(term string) (int, bool) {
 
 // Postings returns a cursor over term i's postings list.
 func (t TermDict) Postings(i int) Postings {
-	b := slice(t.postings, t.postOffs, i)
-	d := decoder{b: b}
-	df := d.int(len(b))
+	if t.base == "" || i < 0 || i >= t.count {
+		return Postings{}
+	}
+	start, ok1 := u32At(t.postOffs.of(t.base), i)
+	end, ok2 := u32At(t.postOffs.of(t.base), i+1)
+	list, ok3 := t.postings.sub(int(start), int(end)-int(start))
+	if !ok1 || !ok2 || !ok3 || start > end {
+		return Postings{}
+	}
+	d := decoder{b: list.of(t.base)}
+	df := d.int(list.len())
 	if d.err != nil {
 		return Postings{}
 	}
-	return Postings{b: d.b, DocFreq: df, positions: t.positions, doc: -1}
+	return Postings{base: t.base, at: list.end - len(d.b), end: list.end, DocFreq: df, positions: t.positions, doc: -1}
 }
 
 // Postings iterates one term's items in increasing order. For analysed text it also
-// yields the term's frequency and positions in each item.
+// yields the term's frequency and positions in each item. Like TermDict it holds the
+// file by its start and offsets, so that any number of cursors kept by a query cost the
+// collector nothing more than one pointer each.
 type Postings struct {
-	b         string
-	DocFreq   int // number of items holding the term
+	base      string // the whole file
+	at, end   int    // the rest of the list: base[at:end]
+	DocFreq   int    // number of items holding the term
 	positions bool
 	doc       int
 	freq      int
-	posBlock  string // the current item's positions, still encoded
+	posAt     int // the current item's positions, still encoded: base[posAt:posEnd]
+	posEnd    int
 	pos       int
 }
 
 // Next advances to the next item and returns it, or -1 at the end. The positions of
 // the item it leaves are skipped without being decoded.
 func (p *Postings) Next() int {
-	if len(p.b) == 0 {
+	if p.at >= p.end {
 		p.doc = -1
 		return -1
 	}
-	d := decoder{b: p.b}
+	d := decoder{b: p.base[p.at:p.end]}
 	delta := d.uvarint()
 	if p.doc < 0 {
 		p.doc = 0
@@ -586,14 +677,19 @@ func (p *Postings) Next() int {
 	p.doc += int(delta)
 	if p.positions {
 		p.freq = d.int(len(d.b))
-		p.posBlock = d.str(d.int(len(d.b)))
+		n := d.int(len(d.b))
+		if d.err == nil {
+			p.posAt = p.end - len(d.b)
+			p.posEnd = p.posAt + n
+			d.b = d.b[n:]
+		}
 		p.pos = 0
 	}
 	if d.err != nil || p.doc < 0 {
-		p.b, p.doc, p.posBlock = "", -1, ""
+		p.at, p.end, p.doc, p.posAt, p.posEnd = 0, 0, -1, 0, 0
 		return -1
 	}
-	p.b = d.b
+	p.at = p.end - len(d.b)
 	return p.doc
 }
 
@@ -602,16 +698,16 @@ func (p *Postings) Freq() int { return p.freq }
 
 // NextPosition returns the term's next position in the current item, or -1.
 func (p *Postings) NextPosition() int {
-	if len(p.posBlock) == 0 {
+	if p.posAt >= p.posEnd {
 		return -1
 	}
-	d := decoder{b: p.posBlock}
+	d := decoder{b: p.base[p.posAt:p.posEnd]}
 	p.pos += int(d.uvarint())
 	if d.err != nil {
-		p.posBlock = ""
+		p.posAt, p.posEnd = 0, 0
 		return -1
 	}
-	p.posBlock = d.b
+	p.posAt = p.posEnd - len(d.b)
 	return p.pos
 }
 

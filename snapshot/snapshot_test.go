@@ -153,6 +153,56 @@ func TestOpenRejects(t *testing.T) {
 		if _, err := Open(tc.data); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
 		}
+		if err := Verify(tc.data); !errors.Is(err, tc.want) {
+			t.Errorf("Verify %s: err = %v, want %v", name, err, tc.want)
+		}
+	}
+	if err := Verify(good); err != nil {
+		t.Errorf("Verify of a good file: %v", err)
+	}
+}
+
+// TestOpenVerified: OpenVerified does no checksum pass (a flipped byte inside an item goes
+// through, and the same answers come out as from Open), but still refuses what is not a
+// snapshot of its version or whose structure is out of bounds.
+func TestOpenVerified(t *testing.T) {
+	good := build(t, false, sampleItems...)
+	a, err := Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenVerified(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Len() {
+		if a.Item(i) != b.Item(i) || a.ContentID(i) != b.ContentID(i) {
+			t.Fatalf("item %d differs", i)
+		}
+	}
+	if !slices.Equal(a.FieldNames(), b.FieldNames()) || a.Version() != b.Version() {
+		t.Fatal("fields or version differ")
+	}
+	flip := slices.Clone(good)
+	flip[a.Sections()[1].Offset] ^= 1 // inside a section's bytes, not its bounds
+	if _, err := OpenVerified(flip); err != nil {
+		t.Errorf("OpenVerified checksummed: %v", err)
+	}
+	major := slices.Clone(good)
+	binary.LittleEndian.PutUint16(major[offMajor:], 9)
+	table := slices.Clone(good)
+	binary.LittleEndian.PutUint64(table[offTable:], uint64(len(table)+1))
+	for name, tc := range map[string]struct {
+		data []byte
+		want error
+	}{
+		"magic":   {[]byte("hello world, this is not a snapshot at all, no sir, not one bit of it......"), ErrNotSnapshot},
+		"version": {major, ErrVersion},
+		"table":   {table, ErrCorrupt},
+	} {
+		if _, err := OpenVerified(tc.data); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
+		}
 	}
 }
 

@@ -90,8 +90,29 @@ func take(ptr, n uint32) ([]byte, bool) {
 	return b[:n], true
 }
 
+// verify_snapshot checks the snapshot file of n bytes in the alloc buffer at ptr (its
+// magic, format version and checksum: one pass over every byte) without taking the
+// buffer. It returns 0, or ptr<<32|len of a UTF-8 error message that stays valid until
+// the next verify_snapshot, load_snapshot or configure call. load_snapshot does not
+// checksum: a file is verified once where it enters the system, and a runtime that did
+// not verify it elsewhere calls this first.
+//
+//go:wasmexport verify_snapshot
+func verifySnapshot(ptr, n uint32) uint64 {
+	b, ok := state.bufs[ptr]
+	if !ok || uint64(n) > uint64(len(b)) {
+		return fail("verify_snapshot: buffer not from alloc or shorter than the length")
+	}
+	if err := snapshot.Verify(b[:n]); err != nil {
+		return fail("verify_snapshot: " + err.Error())
+	}
+	return 0
+}
+
 // load_snapshot takes ownership of the alloc buffer at ptr holding a snapshot file of n
-// bytes and serves it. It returns 0, or ptr<<32|len of a UTF-8 error message that stays
+// bytes and serves it. It checks the file's header and structure, in work that grows
+// with its number of sections and fields, not with its size; the checksum is
+// verify_snapshot's. It returns 0, or ptr<<32|len of a UTF-8 error message that stays
 // valid until the next load_snapshot call.
 //
 //go:wasmexport load_snapshot
@@ -100,7 +121,7 @@ func loadSnapshot(ptr, n uint32) uint64 {
 	if !ok {
 		return fail("load_snapshot: buffer not from alloc or shorter than the length")
 	}
-	snap, err := snapshot.Open(data)
+	snap, err := snapshot.OpenVerified(data)
 	if err != nil {
 		return fail("load_snapshot: " + err.Error())
 	}

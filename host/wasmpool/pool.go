@@ -30,6 +30,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -82,6 +83,8 @@ type Pool struct {
 	ctx    context.Context // the pool's lifetime: background work and guest calls
 	cancel context.CancelFunc
 
+	alloc experimental.MemoryAllocator // backs every instance's linear memory; nil: wazero's
+
 	gen       atomic.Pointer[generation]
 	swapMu    sync.Mutex // serialises Swap and Close
 	closed    bool       // guarded by swapMu
@@ -113,6 +116,11 @@ func New(ctx context.Context, module []byte, snapshots [][]byte, opts Options) (
 	}
 	p.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
+	if opts.CallTimeout <= 0 {
+		// With the watchdog, wazero closes a module from another goroutine while its call
+		// still runs; that is only safe with memory the Go collector owns.
+		p.alloc = newMemoryAllocator()
+	}
 	fail := func(err error) (*Pool, error) {
 		p.cancel()
 		_ = p.rt.Close(ctx)
@@ -400,7 +408,7 @@ const maxKeptFrame = 64 << 10
 // newInstance instantiates the module and loads the generation's snapshots.
 func (g *generation) newInstance(ctx context.Context) (*instance, error) {
 	p := g.pool
-	mod, err := p.rt.InstantiateModule(ctx, p.compiled, p.modCfg)
+	mod, err := p.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, p.alloc), p.compiled, p.modCfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate module: %w", err)
 	}
@@ -507,4 +515,29 @@ func (in *instance) close() {
 	if in != nil {
 		_ = in.mod.Close(context.Background())
 	}
+}
+
+// MemorySizes returns the size in bytes of each instance's wasm memory in the current
+// generation (0 for a slot without an instance). It takes every instance in turn, waiting
+// for requests in flight: it is meant for measurements and diagnostics, not a hot path.
+func (p *Pool) MemorySizes() []uint64 {
+	g := p.gen.Load()
+	if g == nil {
+		return nil
+	}
+	taken := make([]*instance, 0, cap(g.slots))
+	sizes := make([]uint64, 0, cap(g.slots))
+	for range cap(g.slots) {
+		inst := <-g.slots
+		taken = append(taken, inst)
+		if inst == nil {
+			sizes = append(sizes, 0)
+		} else {
+			sizes = append(sizes, uint64(inst.mem.Size()))
+		}
+	}
+	for _, inst := range taken {
+		g.slots <- inst
+	}
+	return sizes
 }

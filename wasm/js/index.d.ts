@@ -22,6 +22,8 @@ export interface OpenOptions extends RouterOptions {
   environment?: string;
   /** Receives what the module writes to stdout (1) and stderr (2), line by line. */
   output?: (fd: number, line: string) => void;
+  /** Check each snapshot's checksum as it is opened (one pass over its bytes); default true. Pass false only for files verified where they were made. */
+  verify?: boolean;
 }
 
 export interface RequestInit {
@@ -90,7 +92,7 @@ export interface CdaEngine {
   readonly environment: string;
   /** Every environment served. */
   readonly environments: string[];
-  loadSnapshot(bytes: Bytes): string;
+  loadSnapshot(bytes: Bytes, options?: { verify?: boolean }): string;
   /** Answers one request; never throws for an HTTP error status. */
   request(init: RequestInit): Response;
   /** REST list or single item; throws CdaError on an error status. */

@@ -35,8 +35,8 @@ class NodeEngine {
   constructor(engine, environment) { this.#engine = engine; this.environment = environment; }
   get environments() { return [...this.#engine.environments]; }
 
-  /** loadSnapshot serves one more snapshot file (or replaces one of the same environment). */
-  loadSnapshot(bytes) { return this.#engine.loadSnapshot(bytes); }
+  /** loadSnapshot serves one more snapshot file (or replaces one of the same environment); options {verify} as open's. */
+  loadSnapshot(bytes, options) { return this.#engine.loadSnapshot(bytes, options); }
 
   /** request answers one HTTP-shaped request: {method, path, query, headers, body}. */
   request({ method = 'GET', path, query = '', headers = {}, body } = {}) {
@@ -80,13 +80,14 @@ class NodeEngine {
  * returns an engine. options: {module: path | URL | bytes | WebAssembly.Module (default:
  * the packaged module.wasm), environment: the default environment of rest/graphql/search
  * (default: the first snapshot's), previewTokens: {env: token}, cacheControl,
- * maxBodyBytes, maxUrlBytes, maxResponseBytes, output(fd, line)}.
+ * maxBodyBytes, maxUrlBytes, maxResponseBytes, output(fd, line), verify (default true: check
+ * each file's checksum once as it is opened; false for files verified where they were made)}.
  */
 export async function open(snapshots, options = {}) {
   const list = Array.isArray(snapshots) ? snapshots : [snapshots];
-  const { module, environment, output, ...routerOptions } = options;
+  const { module, environment, output, verify = true, ...routerOptions } = options;
   const engine = await Engine.instantiate(await compile(module), {
-    snapshots: list, options: Object.keys(routerOptions).length ? routerOptions : undefined, output,
+    snapshots: list, options: Object.keys(routerOptions).length ? routerOptions : undefined, output, verify,
   });
   return new NodeEngine(engine, environment ?? engine.environments[0]);
 }

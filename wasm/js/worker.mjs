@@ -18,18 +18,21 @@ import { Engine } from './engine.mjs';
 
 let ready = null; // Promise<Engine>, once per isolate
 
+// The bundled snapshots were verified by tools/stage.mjs when it staged them; the isolate
+// loads them without a pass over their bytes. Those read from R2 or static assets were
+// uploaded apart from the bundle, so the isolate verifies them once, as it loads them.
 async function fetchSnapshots(env) {
-  const out = [...bundled];
+  const out = bundled.map((bytes) => ({ bytes, verify: false }));
   const list = (s) => String(s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   for (const key of env.SNAPSHOT_BUCKET ? list(env.SNAPSHOT_KEYS) : []) {
     const obj = await env.SNAPSHOT_BUCKET.get(key);
     if (!obj) throw new Error(`snapshot ${key} not found in SNAPSHOT_BUCKET`);
-    out.push(await obj.arrayBuffer());
+    out.push({ bytes: await obj.arrayBuffer(), verify: true });
   }
   for (const path of env.ASSETS ? list(env.SNAPSHOT_PATHS) : []) {
     const r = await env.ASSETS.fetch(new URL(path, 'https://assets.invalid/'));
     if (!r.ok) throw new Error(`snapshot ${path}: assets answered ${r.status}`);
-    out.push(await r.arrayBuffer());
+    out.push({ bytes: await r.arrayBuffer(), verify: true });
   }
   return out;
 }
@@ -47,9 +50,12 @@ function routerOptions(env) {
 
 async function engine(env) {
   if (!ready) {
-    ready = (async () => Engine.instantiate(wasmModule, {
-      snapshots: await fetchSnapshots(env), options: routerOptions(env),
-    }))();
+    ready = (async () => {
+      const snaps = await fetchSnapshots(env);
+      const e = await Engine.instantiate(wasmModule, { options: routerOptions(env) });
+      for (const { bytes, verify } of snaps) e.loadSnapshot(bytes, { verify });
+      return e;
+    })();
     ready.catch(() => { ready = null; }); // retry on the next request
   }
   return ready;

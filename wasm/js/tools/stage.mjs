@@ -8,6 +8,7 @@
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Engine } from '../engine.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -28,6 +29,12 @@ await rm(opt.out, { recursive: true, force: true });
 await mkdir(opt.out, { recursive: true });
 for (const f of ['worker.mjs', 'engine.mjs', 'wasi.mjs']) await copyFile(join(here, '..', f), join(opt.out, f));
 await copyFile(opt.module, join(opt.out, 'module.wasm'));
+// Verify every snapshot here, once: the worker loads the bundled ones without a pass over
+// their bytes. A corrupt file stops the staging with the module's message.
+const verifier = opt.snaps.length ? await Engine.instantiate(await WebAssembly.compile(await readFile(opt.module))) : null;
+for (const s of opt.snaps) {
+  try { verifier.verifySnapshot(await readFile(s)); } catch (err) { throw new Error(`${s}: ${err.message}`); }
+}
 const names = [];
 for (const s of opt.snaps) {
   const name = basename(s).replace(/\.snap$/, '') + '.snap';
