@@ -35,6 +35,16 @@ const esInfo = `{"name":"cdaedge","cluster_name":"cdaedge","cluster_uuid":"cdaed
 	`"minimum_wire_compatibility_version":"7.17.0","minimum_index_compatibility_version":"7.0.0"},` +
 	`"tagline":"You Know, for Search"}`
 
+// markProduct adds the product header to an answer, and lets browser code read it.
+func markProduct(resp *edge.Response) {
+	for i, h := range resp.Headers {
+		if h.Name == "Access-Control-Expose-Headers" {
+			resp.Headers[i].Value += ", " + esProductHeader.Name
+		}
+	}
+	resp.Headers = append(resp.Headers, esProductHeader)
+}
+
 // compat reports whether the route is one of the Elasticsearch-compatible routes.
 func (rt Route) compat() bool {
 	return rt == RouteESInfo || rt == RouteESSearch || rt == RouteESCount || rt == RouteESMsearch

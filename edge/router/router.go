@@ -103,7 +103,7 @@ func (r *Router) Serve(req *edge.Request) *edge.Response {
 	rt, envID, perr := parsePath(req.Path)
 	resp := r.serve(req, rt, envID, perr)
 	if rt.compat() {
-		resp.Headers = append(resp.Headers, esProductHeader)
+		markProduct(resp)
 	}
 	return resp
 }
@@ -141,6 +141,8 @@ func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Err
 		return r.esInfoAnswer(req)
 	case rt == RouteESMsearch:
 		return r.msearch(req, envID)
+	case rt.compat() && envID == "":
+		return esErrorResponse(edge.Errorf(edge.CodeInvalidArgument, "name the environment as the index: /cda/es/v1/<environment>/%s", rt.action()))
 	}
 	env := r.envs[envID]
 	if env == nil {

@@ -68,6 +68,12 @@ func (rt Route) Allows(method string) bool {
 	return false
 }
 
+// action is the last path segment of an Elasticsearch-compatible route.
+func (rt Route) action() string {
+	name := rt.String()
+	return name[strings.LastIndexByte(name, '.')+1:]
+}
+
 // contentType is the media type of the route's successful answers.
 func (rt Route) contentType() string {
 	if rt == RouteGraphQLSchema {
@@ -139,6 +145,10 @@ func parsePath(path string) (Route, string, *edge.Error) {
 			// Environment ids never start with "_" (D1): this is the base path's
 			// _msearch, whose searches name their environments.
 			return RouteESMsearch, "", nil
+		case len(s) == 4 && s[3] == "_search":
+			return RouteESSearch, "", nil
+		case len(s) == 4 && s[3] == "_count":
+			return RouteESCount, "", nil
 		case len(s) == 5 && s[4] == "_search":
 			return RouteESSearch, env, nil
 		case len(s) == 5 && s[4] == "_count":
