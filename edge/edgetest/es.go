@@ -50,7 +50,7 @@ func checkESResponse(c Case, resp *edge.Response) []string {
 		Count  *int `json:"count"`
 		Hits   *struct {
 			Total json.RawMessage `json:"total"`
-			Hits []struct {
+			Hits  []struct {
 				ID string `json:"_id"`
 			} `json:"hits"`
 		} `json:"hits"`
