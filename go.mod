@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/clipperhouse/uax29/v2 v2.7.0
+	github.com/elastic/go-elasticsearch/v8 v8.19.7
 	github.com/fsnotify/fsnotify v1.9.0
 	github.com/klauspost/compress v1.18.0
 	github.com/prometheus/client_golang v1.23.2
@@ -30,7 +31,6 @@ require (
 	github.com/dominikbraun/graph v0.23.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/elastic/elastic-transport-go/v8 v8.9.0 // indirect
-	github.com/elastic/go-elasticsearch/v8 v8.19.7 // indirect
 	github.com/elliotchance/orderedmap/v3 v3.1.0 // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/fatih/color v1.18.0 // indirect
