@@ -247,7 +247,12 @@ func (h *Highlighter) mark(spec *query.HighlightField, ft *fieldTerms, value str
 		}
 		start, end := locate(value, cursor, tok.Term)
 		if start < 0 {
-			continue // analysis changed the text beyond case: the token is not marked
+			// Analysis changed the text beyond case: the token is not marked. The search
+			// scanned the rest of the value, which the budget pays for.
+			if err := h.e.spend((len(value) - cursor) >> 4); err != nil {
+				return err
+			}
+			continue
 		}
 		cursor = end
 		if frag.start < 0 {
