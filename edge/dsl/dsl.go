@@ -96,6 +96,10 @@ type Options struct {
 	Params []Param
 	// Limits bounds the request; zero fields take the defaults.
 	Limits Limits
+	// Highlight accepts the highlight member (the Elasticsearch-compatible routes,
+	// whose hits can carry it); without it highlight is refused as the envelope has
+	// no place for it.
+	Highlight bool
 }
 
 // Request is a decoded search request.
@@ -116,6 +120,8 @@ type Request struct {
 	Source *SourceFilter
 	// Aggs are the requested aggregations, in request order.
 	Aggs []*query.Agg
+	// Highlight, when not nil, asks for highlighted fragments of each hit.
+	Highlight *query.Highlight
 }
 
 // Search returns the query.Search of the request's hits (the post_filter applied).
@@ -162,4 +168,31 @@ func DecodeQuery(body string, opts Options) (query.Query, error) {
 		return nil, err
 	}
 	return q, nil
+}
+
+// DecodeCount decodes the body of _count: an object whose only member is "query"
+// (blank means match_all), with ?q= and the URL's field filters folded in as Decode
+// does. It returns the compiled query.
+func DecodeCount(body string, opts Options) (query.Query, error) {
+	d := newDecoder(opts)
+	v, err := d.parseBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if v.Exists() {
+		err = d.members(v, "", func(key string, _ jsonr.Result) error {
+			if key != "query" {
+				return errorf(edge.CodeInvalidQuery, "", "request does not support ["+edge.Clip(key)+"]; _count takes only \"query\"")
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	req, err := Decode(body, opts)
+	if err != nil {
+		return nil, err
+	}
+	return req.Query, nil
 }

@@ -58,6 +58,7 @@ type collected struct {
 	sort           *jsonr.Result
 	source         *jsonr.Result
 	aggs           *jsonr.Result
+	highlight      *jsonr.Result
 	trackScores    bool
 	page, pageSize *jsonr.Result
 	nimSort        *jsonr.Result
@@ -131,6 +132,8 @@ func (d *decoder) bodyMember(c *collected, key string, val jsonr.Result) error {
 		c.sortAsc = &val2
 	case isFilterMember(key):
 		c.filters = append(c.filters, namedValue{key, key, val})
+	case key == "highlight" && d.opts.Highlight:
+		c.highlight = &val2
 	case inList(ignoredMembers[:], key):
 	case inList(unsupportedMembers[:], key):
 		return errorf(edge.CodeInvalidQuery, key, "the search body member \""+key+"\" is not supported")
@@ -282,6 +285,11 @@ func (d *decoder) assemble(c *collected) (*Request, error) {
 	}
 	if c.aggs != nil {
 		if req.Aggs, err = d.aggs(*c.aggs, "aggs", 0); err != nil {
+			return nil, err
+		}
+	}
+	if c.highlight != nil {
+		if req.Highlight, err = d.highlight(*c.highlight, "highlight"); err != nil {
 			return nil, err
 		}
 	}

@@ -85,7 +85,12 @@ func CheckResponse(c Case, resp *edge.Response) []string {
 	if resp.Status != e.Status {
 		fail("status %d, want %d", resp.Status, e.Status)
 	}
-	problems = append(problems, checkEnvelope(resp)...)
+	esAnswer := isESAnswer(resp)
+	if esAnswer {
+		problems = append(problems, checkESResponse(c, resp)...)
+	} else {
+		problems = append(problems, checkEnvelope(resp)...)
+	}
 
 	for name, want := range e.Headers {
 		if got, ok := header(resp.Headers, name); !ok {
@@ -115,7 +120,7 @@ func CheckResponse(c Case, resp *edge.Response) []string {
 		fail("body differs from the expected body:\n got: %s\nwant: %s", clip(resp.Body), clip(want))
 	}
 
-	if e.TotalItems == nil && e.IDs == nil && e.Code == "" {
+	if esAnswer || e.TotalItems == nil && e.IDs == nil && e.Code == "" {
 		return problems
 	}
 	var env struct {

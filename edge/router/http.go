@@ -19,6 +19,9 @@ func appendGraphQLErrors(dst []byte, e *edge.Error) []byte {
 // access to a preview one): the D8 envelope, or on the GraphQL route in the standard
 // mode GraphQL over HTTP's errors (D9).
 func reject(rt Route, req *edge.Request, e *edge.Error) *edge.Response {
+	if rt.compat() {
+		return esErrorResponse(e)
+	}
 	if rt == RouteGraphQL {
 		if resp := graphql.StandardError(req, e); resp != nil {
 			return varyAccept(rt, resp)
@@ -36,27 +39,44 @@ func varyAccept(rt Route, resp *edge.Response) *edge.Response {
 	return resp
 }
 
+// scope is what an answer's caching headers depend on: the snapshot (or snapshots)
+// it comes from, whether any is a preview, and a representation variant.
+type scope struct {
+	hash    [32]byte
+	preview bool
+	// variant names a representation other than the default (the GraphQL standard
+	// mode's, D9), or the further snapshots of a multi-environment answer.
+	variant string
+}
+
 // success wraps a 200 body with the caching headers of D11. On the GraphQL routes the
 // mode chooses the media type, and a mode's answers have tags of their own.
 func (r *Router) success(env *environment, req *edge.Request, rt Route, body []byte) *edge.Response {
-	contentType, variant := rt.contentType(), ""
+	sc := scope{hash: env.hash, preview: env.snap.Preview()}
 	if rt == RouteGraphQL || rt == RouteGraphQLSchema {
 		f, _ := graphql.Negotiate(req) // the handler has refused a bad mode already
-		variant = f.Variant()
-		if rt == RouteGraphQL {
-			contentType = f.ContentType()
-		}
+		sc.variant = f.Variant()
 	}
-	etag := etagOf(env.hash, req, variant)
+	return r.answer(sc, req, rt, body)
+}
+
+// answer wraps a 200 body of scope sc with the caching headers of D11.
+func (r *Router) answer(sc scope, req *edge.Request, rt Route, body []byte) *edge.Response {
+	contentType := rt.contentType()
+	if rt == RouteGraphQL {
+		f, _ := graphql.Negotiate(req)
+		contentType = f.ContentType()
+	}
+	etag := etagOf(sc.hash, req, sc.variant)
 	resp := &edge.Response{Status: 200, Headers: []edge.Header{{Name: "Content-Type", Value: contentType}}}
-	if env.snap.Preview() {
+	if sc.preview {
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Cache-Control", Value: "private, no-store"})
 	} else {
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Cache-Control", Value: r.opts.CacheControl})
 	}
 	resp.Headers = append(resp.Headers, edge.Header{Name: "ETag", Value: etag})
-	envelopeHeaders(env, varyAccept(rt, resp))
-	if env.snap.Preview() {
+	scopeHeaders(sc.preview, varyAccept(rt, resp))
+	if sc.preview {
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Vary", Value: "Authorization"})
 	}
 	if ifNoneMatch(req, etag) {
@@ -71,7 +91,13 @@ func (r *Router) success(env *environment, req *edge.Request, rt Route, body []b
 
 // envelopeHeaders adds the headers every API answer of an environment carries.
 func envelopeHeaders(env *environment, resp *edge.Response) *edge.Response {
-	if !env.snap.Preview() {
+	return scopeHeaders(env.snap.Preview(), resp)
+}
+
+// scopeHeaders adds the headers every API answer carries: CORS unless it comes from a
+// preview environment, and nosniff.
+func scopeHeaders(preview bool, resp *edge.Response) *edge.Response {
+	if !preview {
 		withCORS(resp)
 	}
 	resp.Headers = append(resp.Headers, edge.Header{Name: "X-Content-Type-Options", Value: "nosniff"})

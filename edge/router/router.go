@@ -91,28 +91,58 @@ var handlers = [...]handler{
 	RouteGraphQLSchema: graphQLSchema,
 	RouteSearch:        search,
 	RouteValidate:      validateQuery,
+	RouteESSearch:      esSearch,
+	RouteESCount:       esCount,
+	// RouteESInfo and RouteESMsearch need no environment of their own: Serve answers them.
 }
 
-// Serve answers one request. It never panics: every failure is a D8 envelope.
+// Serve answers one request. It never panics: every failure is a D8 envelope, or on the
+// Elasticsearch-compatible routes Elasticsearch's error object, whose every answer also
+// carries the product header the official clients check.
 func (r *Router) Serve(req *edge.Request) *edge.Response {
+	rt, envID, perr := parsePath(req.Path)
+	resp := r.serve(req, rt, envID, perr)
+	if rt.compat() {
+		markProduct(resp)
+	}
+	return resp
+}
+
+// early is the answer to a request refused before its route ran: the D8 envelope, or
+// Elasticsearch's error object on its routes.
+func early(rt Route, e *edge.Error) *edge.Response {
+	if rt.compat() {
+		return esErrorResponse(e)
+	}
+	return edge.NewErrorResponse(e)
+}
+
+func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Error) *edge.Response {
 	if len(req.Path)+len(req.RawQuery) > r.opts.MaxURLBytes {
-		return edge.NewErrorResponse(edge.Errorf(edge.CodeURITooLong, "the request URL is longer than %d bytes", r.opts.MaxURLBytes))
+		return early(rt, edge.Errorf(edge.CodeURITooLong, "the request URL is longer than %d bytes", r.opts.MaxURLBytes))
 	}
 	if len(req.Body) > r.opts.MaxBodyBytes {
-		return edge.NewErrorResponse(edge.Errorf(edge.CodePayloadTooLarge, "the request body is larger than %d bytes", r.opts.MaxBodyBytes))
+		return early(rt, edge.Errorf(edge.CodePayloadTooLarge, "the request body is larger than %d bytes", r.opts.MaxBodyBytes))
 	}
-	rt, envID, perr := parsePath(req.Path)
 	if perr != nil {
 		return edge.NewErrorResponse(perr)
 	}
 	method := req.Method
 	if !rt.Allows(method) {
-		resp := edge.NewErrorResponse(edge.Errorf(edge.CodeMethodNotAllowed, "method %s is not allowed here; use %s", edge.Clip(method), rt.Allowed()))
+		resp := early(rt, edge.Errorf(edge.CodeMethodNotAllowed, "method %s is not allowed here; use %s", edge.Clip(method), rt.Allowed()))
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Allow", Value: rt.Allowed()})
 		return resp
 	}
 	if method == "OPTIONS" {
 		return preflight(rt, req)
+	}
+	switch {
+	case rt == RouteESInfo:
+		return r.esInfoAnswer(req)
+	case rt == RouteESMsearch:
+		return r.msearch(req, envID)
+	case rt.compat() && envID == "":
+		return esErrorResponse(edge.Errorf(edge.CodeInvalidArgument, "name the environment as the index: /cda/es/v1/<environment>/%s", rt.action()))
 	}
 	env := r.envs[envID]
 	if env == nil {
@@ -140,6 +170,9 @@ func (r *Router) Serve(req *edge.Request) *edge.Response {
 // failure is the envelope of e, in the GraphQL form too on the GraphQL route (D8), or
 // GraphQL over HTTP's answer in the standard mode (D9).
 func (r *Router) failure(env *environment, rt Route, req *edge.Request, e *edge.Error) *edge.Response {
+	if rt.compat() {
+		return envelopeHeaders(env, esErrorResponse(e))
+	}
 	if rt == RouteGraphQL {
 		if resp := graphql.StandardError(req, e); resp != nil {
 			return envelopeHeaders(env, varyAccept(rt, resp))

@@ -18,6 +18,12 @@ const (
 	RouteGraphQLSchema
 	RouteSearch
 	RouteValidate
+	// The Elasticsearch-compatible routes (es.go): the info document at the search base
+	// path, and _search, _count and _msearch (also at the base path, env "").
+	RouteESInfo
+	RouteESSearch
+	RouteESCount
+	RouteESMsearch
 )
 
 // routeNames are the routes' names in logs and metric labels.
@@ -29,6 +35,10 @@ var routeNames = [...]string{
 	RouteGraphQLSchema: "graphql.schema",
 	RouteSearch:        "es.search",
 	RouteValidate:      "es.validate",
+	RouteESInfo:        "es.info",
+	RouteESSearch:      "es._search",
+	RouteESCount:       "es._count",
+	RouteESMsearch:     "es._msearch",
 }
 
 // String is the route's name for logs and metric labels ("rest.list", "graphql", ...;
@@ -38,9 +48,9 @@ func (rt Route) String() string { return routeNames[rt] }
 // Allowed lists the route's methods, for 405 answers and CORS preflight (D11).
 func (rt Route) Allowed() string {
 	switch rt {
-	case RouteRESTList, RouteRESTItem, RouteGraphQLSchema:
+	case RouteRESTList, RouteRESTItem, RouteGraphQLSchema, RouteESInfo:
 		return "GET, HEAD, OPTIONS"
-	case RouteGraphQL, RouteSearch, RouteValidate:
+	case RouteGraphQL, RouteSearch, RouteValidate, RouteESSearch, RouteESCount, RouteESMsearch:
 		return "GET, HEAD, POST, OPTIONS"
 	}
 	return ""
@@ -56,6 +66,12 @@ func (rt Route) Allows(method string) bool {
 		}
 	}
 	return false
+}
+
+// action is the last path segment of an Elasticsearch-compatible route.
+func (rt Route) action() string {
+	name := rt.String()
+	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // contentType is the media type of the route's successful answers.
@@ -101,6 +117,9 @@ func parsePath(path string) (Route, string, *edge.Error) {
 		rest = tail
 	}
 	s := segs[:n]
+	if len(s) >= 3 && s[1] == "es" && s[2] == "v1" && (len(s) == 3 || len(s) == 4 && s[3] == "") {
+		return RouteESInfo, "", nil
+	}
 	if len(s) < 4 || s[2] != "v1" || s[3] == "" {
 		return RouteNone, "", notFound
 	}
@@ -122,6 +141,20 @@ func parsePath(path string) (Route, string, *edge.Error) {
 		}
 	case "es":
 		switch {
+		case len(s) == 4 && s[3] == "_msearch":
+			// Environment ids never start with "_" (D1): this is the base path's
+			// _msearch, whose searches name their environments.
+			return RouteESMsearch, "", nil
+		case len(s) == 4 && s[3] == "_search":
+			return RouteESSearch, "", nil
+		case len(s) == 4 && s[3] == "_count":
+			return RouteESCount, "", nil
+		case len(s) == 5 && s[4] == "_search":
+			return RouteESSearch, env, nil
+		case len(s) == 5 && s[4] == "_count":
+			return RouteESCount, env, nil
+		case len(s) == 5 && s[4] == "_msearch":
+			return RouteESMsearch, env, nil
 		case len(s) == 4:
 			return RouteSearch, env, nil
 		case len(s) == 6 && s[4] == "_validate" && s[5] == "query":

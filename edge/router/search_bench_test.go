@@ -71,3 +71,30 @@ func BenchmarkAggs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkESCompat compares one search on the envelope endpoint with the same search on
+// the Elasticsearch-compatible _search (hits with _id, _score and _source), and with a
+// highlight of two text fields over the page of 10.
+func BenchmarkESCompat(b *testing.B) {
+	query := `"query":{"query_string":{"query":"café season","default_field":"Data.body"}}`
+	cases := []struct{ name, path, body string }{
+		{"envelope", "/cda/es/v1/bench", `{` + query + `}`},
+		{"_search", "/cda/es/v1/bench/_search", `{` + query + `}`},
+		{"_search+highlight", "/cda/es/v1/bench/_search", `{` + query + `,"highlight":{"fields":{"Name":{},"Data.body":{}}}}`},
+	}
+	for _, n := range benchSizes() {
+		r, _ := benchRouter(b, n)
+		for _, c := range cases {
+			req := &edge.Request{Method: "POST", Path: c.path, Body: []byte(c.body)}
+			if resp := r.Serve(req); resp.Status != 200 {
+				b.Fatalf("%s: status %d: %s", c.name, resp.Status, resp.Body)
+			}
+			b.Run(fmt.Sprintf("%s/items=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					r.Serve(req)
+				}
+			})
+		}
+	}
+}
