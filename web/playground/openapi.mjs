@@ -33,6 +33,25 @@ const notModified = { description: 'Not modified: the `If-None-Match` tag matche
 const query = (name, description, schema = { type: 'string' }, example) =>
   ({ name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) });
 
+// The Elasticsearch-compatible routes answer in Elasticsearch's shapes, errors included,
+// and carry X-Elastic-Product, which the official clients require.
+const esProduct = { 'X-Elastic-Product': { description: '`Elasticsearch`: the official clients refuse an answer without it.', schema: { const: 'Elasticsearch' } } };
+const esOk = (description, schema) => ({ description, headers: esProduct, content: json(schema) });
+const esError = (description) => ({ description, headers: esProduct, content: json(ref('ESError')) });
+const esErrors = {
+  400: esError('A bad request, as Elasticsearch shapes it (`error.type` such as `parsing_exception`, `x_content_parse_exception`, `illegal_argument_exception`).'),
+  401: esError('A preview environment without the right access token (`security_exception`).'),
+  404: esError('No such environment (`index_not_found_exception`).'),
+  405: esError('The route does not take this method.'),
+  413: esError('The body is larger than the limit.'),
+  414: esError('The URL is longer than the limit.'),
+};
+const msearchOperation = (operationId, summary) => ({
+  tags: ['Elasticsearch-compatible'], operationId, summary, security: auth,
+  requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' }, example: '{"index":"demo"}\n{"query":{"match":{"Name":"coffee"}},"size":2}\n' } } },
+  responses: { 200: esOk('`{"took":0,"responses":[…]}`: one search answer or error per search, in order.', ref('ESMsearchAnswer')), ...esErrors },
+});
+
 const restListParams = [
   query('searchByName', 'Items whose `Name` contains every word of the value (D4).', { type: 'string' }, 'café'),
   query('searchByTemplateName', 'The same on `TemplateName`.'),
@@ -192,6 +211,49 @@ export default {
         responses: { 200: ok('`{"status":200,"valid":true,"explanation":"+Name:a +Name:b"}`', ref('ValidateAnswer')), ...errors },
       },
     },
+    '/cda/es/v1/': {
+      get: {
+        tags: ['Elasticsearch-compatible'], operationId: 'esInfo', summary: "The cluster information document the official Elasticsearch clients read",
+        description: 'A fixed document (API.md, "Elasticsearch-compatible routes"): `version.number` 8.19.0, `build_flavor` default and the tagline, so that clients which check the product accept the host. Also answered without the trailing slash.',
+        responses: { 200: esOk('The information document.', ref('ESInfo')) },
+      },
+    },
+    '/cda/es/v1/{env}/_search': {
+      parameters: [env],
+      get: {
+        tags: ['Elasticsearch-compatible'], operationId: 'esSearchGet', summary: "Search, answered in Elasticsearch's shape (`hits.hits`, `_id`, `_score`, `_source`)", security: auth,
+        parameters: searchURLParams.concat([query('rest_total_hits_as_int', '`true`: `hits.total` as a number.', { type: 'boolean' })]),
+        responses: { 200: esOk('Hits in Elasticsearch\'s shape; `took` is always 0 (the engine is deterministic).', ref('ESSearchAnswer')), ...esErrors },
+      },
+      post: {
+        tags: ['Elasticsearch-compatible'], operationId: 'esSearch', summary: "Search with a query DSL body (`highlight` too), answered in Elasticsearch's shape", security: auth,
+        parameters: [query('rest_total_hits_as_int', '`true`: `hits.total` as a number.', { type: 'boolean' })],
+        requestBody: { required: false, content: json(ref('SearchBody'), { query: { match: { Name: 'coffee' } }, highlight: { fields: { Name: {} } }, size: 3 }) },
+        responses: { 200: esOk('Hits in Elasticsearch\'s shape.', ref('ESSearchAnswer')), ...esErrors },
+      },
+    },
+    '/cda/es/v1/{env}/_count': {
+      parameters: [env],
+      get: {
+        tags: ['Elasticsearch-compatible'], operationId: 'esCountGet', summary: 'Count the matches of a URI search (`q`) or of all items', security: auth,
+        parameters: [query('q', "A `query_string` query.", { type: 'string' }, 'Name:coffee'), query('source', 'The body `{"query":…}` as JSON.')],
+        responses: { 200: esOk('`{"count":N,"_shards":{…}}`', ref('ESCountAnswer')), ...esErrors },
+      },
+      post: {
+        tags: ['Elasticsearch-compatible'], operationId: 'esCount', summary: 'Count the matches of a query', security: auth,
+        requestBody: { required: false, content: json({ type: 'object', properties: { query: { type: 'object' } } }, { query: { match: { Name: 'coffee' } } }) },
+        responses: { 200: esOk('`{"count":N,"_shards":{…}}`', ref('ESCountAnswer')), ...esErrors },
+      },
+    },
+    '/cda/es/v1/{env}/_msearch': {
+      parameters: [env],
+      get: msearchOperation('esMsearchGet', 'Several searches in one request (NDJSON: a header line, then a body line, per search); a header without `index` searches `{env}`'),
+      post: msearchOperation('esMsearch', 'Several searches in one request (NDJSON: a header line, then a body line, per search); a header without `index` searches `{env}`'),
+    },
+    '/cda/es/v1/_msearch': {
+      get: msearchOperation('esMsearchAllGet', 'Several searches in one request, each naming its environment in its header line (`{"index":"demo"}`)'),
+      post: msearchOperation('esMsearchAll', 'Several searches in one request, each naming its environment in its header line (`{"index":"demo"}`)'),
+    },
     '/healthz': {
       get: {
         tags: ['Operations'], operationId: 'healthz', summary: 'Liveness: 200 while the process is alive',
@@ -258,6 +320,34 @@ export default {
             },
           },
           errors: { type: 'array', items: { type: 'object' }, description: 'GraphQL\'s errors, on GraphQL answers.' },
+        },
+      },
+      ESInfo: {
+        type: 'object', required: ['version', 'tagline'],
+        properties: { name: { type: 'string' }, cluster_name: { type: 'string' }, version: { type: 'object', properties: { number: { type: 'string' }, build_flavor: { type: 'string' } } }, tagline: { type: 'string' } },
+      },
+      ESSearchAnswer: {
+        type: 'object', required: ['took', 'timed_out', '_shards', 'hits'],
+        properties: {
+          took: { type: 'integer' }, timed_out: { type: 'boolean' }, _shards: { type: 'object' },
+          hits: {
+            type: 'object',
+            properties: {
+              total: { oneOf: [{ type: 'object', properties: { value: { type: 'integer' }, relation: { const: 'eq' } } }, { type: 'integer' }] },
+              max_score: { type: ['number', 'null'] },
+              hits: { type: 'array', items: { type: 'object', properties: { _index: { type: 'string' }, _id: { type: 'string', description: 'The ContentID.' }, _score: { type: ['number', 'null'] }, _source: ref('Item'), highlight: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } } } },
+            },
+          },
+          aggregations: { type: 'object', additionalProperties: true },
+        },
+      },
+      ESCountAnswer: { type: 'object', required: ['count'], properties: { count: { type: 'integer', minimum: 0 }, _shards: { type: 'object' } } },
+      ESMsearchAnswer: { type: 'object', required: ['responses'], properties: { took: { type: 'integer' }, responses: { type: 'array', items: { type: 'object' } } } },
+      ESError: {
+        type: 'object', required: ['error', 'status'],
+        properties: {
+          error: { type: 'object', properties: { root_cause: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, reason: { type: 'string' } } } }, type: { type: 'string' }, reason: { type: 'string' } } },
+          status: { type: 'integer' },
         },
       },
       Ready: {
