@@ -57,6 +57,9 @@ func (e *Engine) Search(s *query.Search) (Result, error) {
 		}
 		res.Scores = e.scores
 	}
+	if m.scores != nil {
+		e.release(m) // the page's scores are copied out
+	}
 	return res, nil
 }
 
