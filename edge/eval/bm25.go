@@ -144,7 +144,11 @@ func (e *Engine) scoreTerm(f *snapshot.Field, dict snapshot.TermDict, i int, key
 		sc = newBM25(boost, idf(df, st.docCount), st.sumTotalTermFreq, st.docCount)
 		out.scores = e.scoreBuffer()
 	}
+	within := e.within
 	for doc := p.Next(); doc >= 0; doc = p.Next() {
+		if within != nil && !within.has(doc) {
+			continue
+		}
 		out.set.add(doc)
 		if sc != nil {
 			if keyword {

@@ -27,6 +27,9 @@ type Engine struct {
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
+	// within, while set, restricts the evaluation to its items: nodes may then leave out
+	// (and not score) any other item, because the bool that set it intersects with it.
+	within docSet
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (decisions D11: one second of

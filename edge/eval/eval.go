@@ -19,6 +19,9 @@ import (
 type scored struct {
 	set    docSet
 	scores []float32
+	// uniform: every item of set has the same score (a constant-score node), so that
+	// ranking by score leaves them in item order.
+	uniform bool
 }
 
 // run evaluates q. boost is the product of the enclosing Boost nodes; Lucene multiplies
@@ -82,7 +85,7 @@ func (e *Engine) constant(set docSet, scoring bool, boost float32) scored {
 	}
 	scores := e.scoreBuffer()
 	set.forEach(func(doc int) { scores[doc] = boost })
-	return scored{set: set, scores: scores}
+	return scored{set: set, scores: scores, uniform: true}
 }
 
 func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
@@ -96,11 +99,21 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	var out scored
 	required := false
 	var should []scored
+	pre, restricted := e.preFilter(q, scoring)
+	if restricted {
+		if pre.set == nil {
+			return scored{}, pre.err // a filter no item passes (or an error)
+		}
+		out.set, required = pre.set, true
+		saved := e.within
+		e.within = pre.set
+		defer func() { e.within = saved }()
+	}
 	// touched collects the items whose scores were added, when some of them may fall
 	// outside the final set: a score array is zero outside its set (see release).
 	var touched docSet
 	for _, c := range q.Clauses {
-		if c.Occur == query.MustNot {
+		if c.Occur == query.MustNot || restricted && isTermFilter(c) {
 			continue
 		}
 		sub, err := e.run(c.Query, scoring && c.Occur != query.Filter, boost)
@@ -202,6 +215,75 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 		e.releaseSet(touched)
 	}
 	return out, nil
+}
+
+// preFiltered is the conjunction of a bool's term filters, evaluated first.
+type preFiltered struct {
+	set docSet
+	err error
+}
+
+// isTermFilter reports whether c is a filter on one term, which can fail only by
+// running out of budget and so may run before the other clauses.
+func isTermFilter(c query.Clause) bool {
+	if c.Occur != query.Filter {
+		return false
+	}
+	q := c.Query
+	if cs, ok := q.(query.ConstantScore); ok {
+		q = cs.Query
+	}
+	t, ok := q.(query.Term)
+	return ok && !strings.Contains(t.Field, "*")
+}
+
+// preFilter drives a scoring conjunction by its filters: when a bool that scores has
+// filter clauses on one term (a template, a status) beside other clauses, it matches
+// those first, and the others then score only the items that passed (e.within), as
+// Lucene leads a conjunction with its rarest clause. The answer is the same: every
+// other item is dropped by the intersection anyway. ok is false when the bool has no
+// such filters or nothing to score.
+func (e *Engine) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
+	if !scoring {
+		return preFiltered{}, false
+	}
+	filters, others := 0, 0
+	for _, c := range q.Clauses {
+		switch {
+		case isTermFilter(c):
+			filters++
+		case c.Occur != query.MustNot && c.Occur != query.Filter:
+			others++
+		}
+	}
+	if filters == 0 || others == 0 {
+		return preFiltered{}, false
+	}
+	var set docSet
+	first := true
+	for _, c := range q.Clauses {
+		if !isTermFilter(c) {
+			continue
+		}
+		sub, err := e.run(c.Query, false, 1)
+		if err != nil {
+			return preFiltered{err: err}, true
+		}
+		if first {
+			set, first = sub.set, false
+		} else {
+			set.and(sub.set)
+			e.releaseSet(sub.set)
+		}
+	}
+	if e.within != nil && set != nil {
+		set.and(e.within)
+	}
+	if set.count() == 0 {
+		e.releaseSet(set)
+		set = nil
+	}
+	return preFiltered{set: set}, true
 }
 
 // zeroOutside zeroes the scores of the items in touched but not in keep.

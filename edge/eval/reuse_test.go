@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/builder/gen"
 	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
 	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
@@ -17,17 +18,7 @@ import (
 // score arrays between and within searches, and a set or score left behind by one
 // query must never show in another.
 func TestReuseMatchesFresh(t *testing.T) {
-	var buf bytes.Buffer
-	if err := gen.Generate(&buf, gen.Options{Items: 1500, Seed: 7, Environment: "reuse"}); err != nil {
-		t.Fatal(err)
-	}
-	var items []string
-	for _, it := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		if strings.Contains(it, `"Status":"Published"`) {
-			items = append(items, it)
-		}
-	}
-	snap := snapshottest.Open(t, "reuse", false, items...)
+	snap := genSnapshot(t, 1500)
 
 	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }
 	should := func(qs ...query.Query) query.Bool {
@@ -94,6 +85,56 @@ func TestReuseMatchesFresh(t *testing.T) {
 			if got := answer(shared, queries[i]); got != want[i] {
 				t.Fatalf("%v: after other searches\n got %s\nwant %s", queries[i], got, want[i])
 			}
+		}
+	}
+}
+
+// genSnapshot is a snapshot of the published items among n generated ones (seed 7).
+func genSnapshot(t *testing.T, n int) *snapshot.Snapshot {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := gen.Generate(&buf, gen.Options{Items: n, Seed: 7, Environment: "reuse"}); err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for _, it := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if strings.Contains(it, `"Status":"Published"`) {
+			items = append(items, it)
+		}
+	}
+	return snapshottest.Open(t, "reuse", false, items...)
+}
+
+// TestPreFilterSameAnswer checks that a bool led by its term filters (preFilter)
+// answers exactly as the same bool whose filter is hidden in a nested bool, which is
+// evaluated in clause order over every item.
+func TestPreFilterSameAnswer(t *testing.T) {
+	e := NewEngine(genSnapshot(t, 800))
+	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }
+	filter := term("TemplateName.keyword", "Recipe")
+	hidden := query.Bool{Clauses: []query.Clause{{Occur: query.Filter, Query: filter}}}
+	full := query.DisMax{Queries: []query.Query{
+		query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: term("Data.body", "coffee")}, {Occur: query.Should, Query: term("Data.body", "garden")}}},
+		query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: term("Name", "coffee")}, {Occur: query.Should, Query: term("Data.summary", "garden")}}},
+	}}
+	for _, rest := range [][]query.Clause{
+		{{Occur: query.Must, Query: full}},
+		{{Occur: query.Should, Query: full}},
+		{{Occur: query.Must, Query: full}, {Occur: query.MustNot, Query: term("Data.body", "edge")}},
+		{{Occur: query.Should, Query: term("Data.body", "coffee")}, {Occur: query.Should, Query: term("Data.summary", "garden")}},
+		{{Occur: query.Must, Query: term("Data.body", "absent")}},
+	} {
+		answer := func(f query.Query) string {
+			q := query.Bool{Clauses: append([]query.Clause{{Occur: query.Filter, Query: f}}, rest...)}
+			e.BeginRequest()
+			res, err := e.Search(&query.Search{Query: q, Size: 800, Scores: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(res.Total, res.Docs, res.Scores)
+		}
+		if got, want := answer(filter), answer(hidden); got != want {
+			t.Errorf("%v: led by its filter\n got %s\nwant %s", rest, got, want)
 		}
 	}
 }
