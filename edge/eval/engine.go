@@ -27,6 +27,7 @@ type Engine struct {
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
+	norms        map[fieldStats]*[256]float32  // normTable, per field statistics
 	// within, while set, restricts the evaluation to its items: nodes may then leave out
 	// (and not score) any other item, because the bool that set it intersects with it.
 	within docSet

@@ -163,8 +163,13 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 			if err := e.spend(len(should) * words); err != nil {
 				return scored{}, err
 			}
-			out.set = e.newSet()
 			for _, s := range should {
+				if s.set == nil {
+					continue // no items: nothing to add (and no set to make, if none has any)
+				}
+				if out.set == nil {
+					out.set = e.newSet()
+				}
 				out.set.or(s.set)
 			}
 			minShould, exact = 0, !mustNot
