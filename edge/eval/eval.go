@@ -147,10 +147,6 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	words := (e.n + 63) / 64
 	// exact: out.set is exactly the items whose scores were added (nothing to zero).
 	exact := false
-	mustNot := false
-	for _, c := range q.Clauses {
-		mustNot = mustNot || c.Occur == query.MustNot
-	}
 	if !required {
 		// A query of only must_not clauses matches nothing, as in Lucene; front-ends that
 		// want Elasticsearch's "everything but" add a match_all filter (and print it).
@@ -172,7 +168,7 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 				}
 				out.set.or(s.set)
 			}
-			minShould, exact = 0, !mustNot
+			minShould, exact = 0, !hasMustNot(q)
 		} else {
 			out.set = newDocSet(e.n).fill(e.n)
 		}
@@ -202,16 +198,8 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	for _, s := range should {
 		e.releaseSet(s.set)
 	}
-	for _, c := range q.Clauses {
-		if c.Occur != query.MustNot {
-			continue
-		}
-		sub, err := e.run(c.Query, false, 1)
-		if err != nil {
-			return scored{}, err
-		}
-		out.set.andNot(sub.set)
-		e.releaseSet(sub.set)
+	if err := e.excludeMustNot(q, out.set); err != nil {
+		return scored{}, err
 	}
 	if touched != nil {
 		if out.scores != nil {
@@ -220,6 +208,31 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 		e.releaseSet(touched)
 	}
 	return out, nil
+}
+
+// excludeMustNot removes the items of q's must_not clauses from set.
+func (e *Engine) excludeMustNot(q query.Bool, set docSet) error {
+	for _, c := range q.Clauses {
+		if c.Occur != query.MustNot {
+			continue
+		}
+		sub, err := e.run(c.Query, false, 1)
+		if err != nil {
+			return err
+		}
+		set.andNot(sub.set)
+		e.releaseSet(sub.set)
+	}
+	return nil
+}
+
+func hasMustNot(q query.Bool) bool {
+	for _, c := range q.Clauses {
+		if c.Occur == query.MustNot {
+			return true
+		}
+	}
+	return false
 }
 
 // preFiltered is the conjunction of a bool's term filters, evaluated first.
