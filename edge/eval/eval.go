@@ -101,8 +101,8 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	var should []scored
 	pre, restricted := e.preFilter(q, scoring)
 	if restricted {
-		if pre.set == nil {
-			return scored{}, pre.err // a filter no item passes (or an error)
+		if pre.err != nil {
+			return scored{}, pre.err
 		}
 		out.set, required = pre.set, true
 		saved := e.within
@@ -235,7 +235,8 @@ func hasMustNot(q query.Bool) bool {
 	return false
 }
 
-// preFiltered is the conjunction of a bool's term filters, evaluated first.
+// preFiltered is the conjunction of a bool's term filters, evaluated first (never nil
+// unless err is set).
 type preFiltered struct {
 	set docSet
 	err error
@@ -294,12 +295,11 @@ func (e *Engine) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
 			e.releaseSet(sub.set)
 		}
 	}
-	if e.within != nil && set != nil {
-		set.and(e.within)
+	if set == nil {
+		set = e.newSet() // no item passes; the other clauses still run, for their errors
 	}
-	if set.count() == 0 {
-		e.releaseSet(set)
-		set = nil
+	if e.within != nil {
+		set.and(e.within)
 	}
 	return preFiltered{set: set}, true
 }

@@ -112,7 +112,6 @@ func TestPreFilterSameAnswer(t *testing.T) {
 	e := NewEngine(genSnapshot(t, 800))
 	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }
 	filter := term("TemplateName.keyword", "Recipe")
-	hidden := query.Bool{Clauses: []query.Clause{{Occur: query.Filter, Query: filter}}}
 	full := query.DisMax{Queries: []query.Query{
 		query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: term("Data.body", "coffee")}, {Occur: query.Should, Query: term("Data.body", "garden")}}},
 		query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: term("Name", "coffee")}, {Occur: query.Should, Query: term("Data.summary", "garden")}}},
@@ -123,18 +122,22 @@ func TestPreFilterSameAnswer(t *testing.T) {
 		{{Occur: query.Must, Query: full}, {Occur: query.MustNot, Query: term("Data.body", "edge")}},
 		{{Occur: query.Should, Query: term("Data.body", "coffee")}, {Occur: query.Should, Query: term("Data.summary", "garden")}},
 		{{Occur: query.Must, Query: term("Data.body", "absent")}},
+		{{Occur: query.Must, Query: query.Regexp{Field: "Data.body", Pattern: "(ab"}}}, // an error
 	} {
-		answer := func(f query.Query) string {
-			q := query.Bool{Clauses: append([]query.Clause{{Occur: query.Filter, Query: f}}, rest...)}
-			e.BeginRequest()
-			res, err := e.Search(&query.Search{Query: q, Size: 800, Scores: true})
-			if err != nil {
-				t.Fatal(err)
+		for _, f := range []query.Query{filter, term("TemplateName.keyword", "NoSuchTemplate")} {
+			hidden := query.Bool{Clauses: []query.Clause{{Occur: query.Filter, Query: f}}}
+			answer := func(f query.Query) string {
+				q := query.Bool{Clauses: append([]query.Clause{{Occur: query.Filter, Query: f}}, rest...)}
+				e.BeginRequest()
+				res, err := e.Search(&query.Search{Query: q, Size: 800, Scores: true})
+				if err != nil {
+					return err.Error()
+				}
+				return fmt.Sprint(res.Total, res.Docs, res.Scores)
 			}
-			return fmt.Sprint(res.Total, res.Docs, res.Scores)
-		}
-		if got, want := answer(filter), answer(hidden); got != want {
-			t.Errorf("%v: led by its filter\n got %s\nwant %s", rest, got, want)
+			if got, want := answer(f), answer(hidden); got != want {
+				t.Errorf("%v, %v: led by its filter\n got %s\nwant %s", f, rest, got, want)
+			}
 		}
 	}
 }
