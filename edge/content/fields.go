@@ -6,13 +6,14 @@ import (
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
-// Fields is the Schema of one snapshot. It caches what it learns, so make one per
-// request (or per snapshot, for a bounded set of names); it is not safe for concurrent
-// use.
+// Fields is the Schema of one snapshot. It caches what it learns about the snapshot's
+// own fields only (a bounded set: names no item has are not kept), so one can serve
+// every request on its snapshot; it is not safe for concurrent use.
 type Fields struct {
 	snap  *snapshot.Snapshot
 	types map[string]FieldType
 	names []string
+	text  []string
 	vals  []snapshot.Value
 }
 
@@ -49,25 +50,26 @@ func (s *Fields) FieldType(name string) FieldType {
 	}
 	var t FieldType
 	f := s.snap.Field(name)
-	if f != nil {
-		if snapshot.IsDateMember(name) {
-			t |= TypeDate
-		} else if f.Text().Len() > 0 || f.Keyword().Len() > 0 {
-			t |= TypeText
+	if f == nil {
+		return 0 // not cached: requests may name any number of unknown fields
+	}
+	if snapshot.IsDateMember(name) {
+		t |= TypeDate
+	} else if f.Text().Len() > 0 || f.Keyword().Len() > 0 {
+		t |= TypeText
+	}
+	switch {
+	case !f.HasValues() || snapshot.IsDateMember(name):
+	case f.Keyword().Len() == 0:
+		// No strings: the first value found tells numbers from booleans.
+		n := s.snap.Len()
+		for doc := 0; doc < n && t&(TypeNumber|TypeBool) == 0; doc++ {
+			t |= s.kinds(f, doc)
 		}
-		switch {
-		case !f.HasValues() || snapshot.IsDateMember(name):
-		case f.Keyword().Len() == 0:
-			// No strings: the first value found tells numbers from booleans.
-			n := s.snap.Len()
-			for doc := 0; doc < n && t&(TypeNumber|TypeBool) == 0; doc++ {
-				t |= s.kinds(f, doc)
-			}
-		case f.HasSortOrders():
-			// Strings too: the precomputed orders put numbers first and booleans last
-			// (D12), so the first item of each order tells whether there are any.
-			t |= s.kinds(f, f.SortedDoc(0, false)) | s.kinds(f, f.SortedDoc(0, true))
-		}
+	case f.HasSortOrders():
+		// Strings too: the precomputed orders put numbers first and booleans last
+		// (D12), so the first item of each order tells whether there are any.
+		t |= s.kinds(f, f.SortedDoc(0, false)) | s.kinds(f, f.SortedDoc(0, true))
 	}
 	s.types[name] = t
 	return t
@@ -115,4 +117,20 @@ func (s *Fields) FieldNames() []string {
 		s.names = s.snap.FieldNames()
 	}
 	return s.names
+}
+
+// TextFields lists the fields that hold text (FieldType has TypeText), sorted: what a
+// full-text query over every field ("*") searches. The list is computed once; callers
+// must not modify it.
+func (s *Fields) TextFields() []string {
+	if s.text == nil {
+		text := []string{}
+		for _, f := range s.FieldNames() {
+			if s.FieldType(f)&TypeText != 0 {
+				text = append(text, f)
+			}
+		}
+		s.text = text[:len(text):len(text)]
+	}
+	return s.text
 }

@@ -529,11 +529,19 @@ func fieldBoost(s, path string) (string, float64, error) {
 	return name, f, nil
 }
 
+// textFielder is a Schema that keeps the list of its text fields (content.Fields).
+type textFielder interface {
+	TextFields() []string
+}
+
 // expandPattern returns the text fields matching a field pattern with '*' wildcards
 // ("*" alone: every text field, as index.query.default_field "*" does).
 func (d *decoder) expandPattern(pattern string) []string {
 	if d.schema == nil {
 		return []string{pattern}
+	}
+	if tf, ok := d.schema.(textFielder); ok && pattern == "*" {
+		return tf.TextFields() // resolved once per snapshot, not per request
 	}
 	var out []string
 	for _, f := range d.schema.FieldNames() {

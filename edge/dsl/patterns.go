@@ -126,6 +126,12 @@ func caseInsensitiveRegexp(p string) string {
 // globMatch reports whether name matches pattern, where * matches any run of
 // characters (dots included, as Elasticsearch's simple match does).
 func globMatch(pattern, name string) bool {
+	if pattern == "*" {
+		return true
+	}
+	if !strings.Contains(pattern, "*") {
+		return pattern == name
+	}
 	st := globStart(pattern)
 	for i := 0; i < len(name) && len(st) > 0; i++ {
 		st = globStep(pattern, st, name[i])

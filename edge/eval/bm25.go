@@ -25,7 +25,7 @@ var lengthTable = func() (t [256]float32) {
 // float32 with Lucene's operation order so that scores match Lucene's (decisions D6).
 type bm25Scorer struct {
 	weight float32
-	cache  [256]float32 // 1 / (k1 * ((1 - b) + b * dl / avgdl)) per norm byte
+	cache  *[256]float32 // 1 / (k1 * ((1 - b) + b * dl / avgdl)) per norm byte
 }
 
 // idf is Lucene's BM25 idf: log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)).
@@ -75,16 +75,29 @@ func ln(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
-func newBM25(boost, idf float32, sumTotalTermFreq, docCount int64) *bm25Scorer {
-	s := &bm25Scorer{weight: float32(boost * idf)}
-	avgdl := float32(float64(sumTotalTermFreq) / float64(docCount))
-	for i := range s.cache {
+func (e *Engine) newBM25(boost, idf float32, st fieldStats) bm25Scorer {
+	return bm25Scorer{weight: float32(boost * idf), cache: e.normTable(st)}
+}
+
+// normTable returns the norm factors of a field with statistics st. They depend only on
+// the field, not the term, so they are computed once per field rather than per term.
+func (e *Engine) normTable(st fieldStats) *[256]float32 {
+	if t, ok := e.norms[st]; ok {
+		return t
+	}
+	t := new([256]float32)
+	avgdl := float32(float64(st.sumTotalTermFreq) / float64(st.docCount))
+	for i := range t {
 		// Explicit float32 conversions round each step as Java does and keep the
 		// compiler from fusing operations.
 		dlRatio := float32(float32(bm25B*lengthTable[i]) / avgdl)
-		s.cache[i] = 1 / float32(bm25K1*float32((1-bm25B)+dlRatio))
+		t[i] = 1 / float32(bm25K1*float32((1-bm25B)+dlRatio))
 	}
-	return s
+	if e.norms == nil {
+		e.norms = map[fieldStats]*[256]float32{}
+	}
+	e.norms[st] = t
+	return t
 }
 
 // score is Lucene's doScore: weight - weight / (1 + freq * normInverse).
@@ -134,19 +147,23 @@ func (e *Engine) scoreTerm(f *snapshot.Field, dict snapshot.TermDict, i int, key
 	if err := e.spend(p.DocFreq); err != nil {
 		return scored{}, err
 	}
-	var sc *bm25Scorer
+	var sc bm25Scorer
 	if scoring {
 		st := e.stats(f, keyword)
 		df := int64(p.DocFreq)
 		if docFreq > 0 {
 			df = int64(docFreq)
 		}
-		sc = newBM25(boost, idf(df, st.docCount), st.sumTotalTermFreq, st.docCount)
+		sc = e.newBM25(boost, idf(df, st.docCount), st)
 		out.scores = e.scoreBuffer()
 	}
+	within := e.within
 	for doc := p.Next(); doc >= 0; doc = p.Next() {
+		if within != nil && !within.has(doc) {
+			continue
+		}
 		out.set.add(doc)
-		if sc != nil {
+		if scoring {
 			if keyword {
 				out.scores[doc] = sc.score(1, 1)
 			} else {

@@ -17,14 +17,20 @@ type Engine struct {
 	vals     []snapshot.Value
 	docs     []int
 	scores   []float64
-	free     [][]float32 // score arrays ready for reuse
+	free     [][]float32 // score arrays ready for reuse (all zero)
 	used     [][]float32 // score arrays handed out during this request
+	sets     []docSet    // released doc sets ready for reuse (all zero), at most maxFreeSets
 	steps    int64
 	maxSteps int64
 	// maxAnswer bounds the answer a request builds (CheckAnswer); 0 means unlimited.
 	maxAnswer int
 
 	keywordStats map[string]fieldStats
+	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
+	norms        map[fieldStats]*[256]float32  // normTable, per field statistics
+	// within, while set, restricts the evaluation to its items: nodes may then leave out
+	// (and not score) any other item, because the bool that set it intersects with it.
+	within docSet
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (decisions D11: one second of
@@ -98,10 +104,37 @@ func (d DocSet) Has(doc int) bool { return doc >= 0 && doc>>6 < len(d.set) && d.
 // ForEach calls fn for each item in increasing order.
 func (d DocSet) ForEach(fn func(doc int)) { d.set.forEach(fn) }
 
-// docSet is a bitset of item numbers.
+// docSet is a bitset of item numbers. Inside the evaluator a nil docSet is the empty
+// set (a term no item has costs no allocation); the operations below accept it as their
+// argument, and as their receiver where they do not need to grow it.
 type docSet []uint64
 
 func newDocSet(n int) docSet { return make(docSet, (n+63)/64) }
+
+// maxFreeSets bounds the doc sets an engine keeps for reuse between requests.
+const maxFreeSets = 32
+
+// newSet returns an empty set over the collection, reusing a released one when it can:
+// a query over many fields makes and drops dozens of sets, and allocating each (sized to
+// the collection) was a large part of a query's time.
+func (e *Engine) newSet() docSet {
+	if k := len(e.sets); k > 0 {
+		s := e.sets[k-1]
+		e.sets = e.sets[:k-1]
+		return s
+	}
+	return newDocSet(e.n)
+}
+
+// releaseSet hands back a set nothing reads any more. Only sets made during the
+// current evaluation and consumed by it are released: never a result's Matched set.
+func (e *Engine) releaseSet(s docSet) {
+	if len(s) == 0 || len(e.sets) >= maxFreeSets {
+		return
+	}
+	clear(s)
+	e.sets = append(e.sets, s)
+}
 
 func (d docSet) fill(n int) docSet {
 	for i := range d {
@@ -126,18 +159,32 @@ func (d docSet) add(doc int)      { d[doc>>6] |= 1 << uint(doc&63) }
 func (d docSet) has(doc int) bool { return d[doc>>6]&(1<<uint(doc&63)) != 0 }
 
 func (d docSet) and(o docSet) {
+	if len(o) == 0 {
+		clear(d)
+		return
+	}
+	o = o[:len(d)]
 	for i := range d {
 		d[i] &= o[i]
 	}
 }
 
+// or adds o's members; d must not be nil unless o is empty.
 func (d docSet) or(o docSet) {
+	if len(o) == 0 {
+		return
+	}
+	o = o[:len(d)]
 	for i := range d {
 		d[i] |= o[i]
 	}
 }
 
 func (d docSet) andNot(o docSet) {
+	if len(o) == 0 {
+		return
+	}
+	o = o[:len(d)]
 	for i := range d {
 		d[i] &^= o[i]
 	}

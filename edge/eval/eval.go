@@ -2,6 +2,7 @@ package eval
 
 import (
 	"cmp"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,9 @@ import (
 type scored struct {
 	set    docSet
 	scores []float32
+	// uniform: every item of set has the same score (a constant-score node), so that
+	// ranking by score leaves them in item order.
+	uniform bool
 }
 
 // run evaluates q. boost is the product of the enclosing Boost nodes; Lucene multiplies
@@ -81,7 +85,7 @@ func (e *Engine) constant(set docSet, scoring bool, boost float32) scored {
 	}
 	scores := e.scoreBuffer()
 	set.forEach(func(doc int) { scores[doc] = boost })
-	return scored{set: set, scores: scores}
+	return scored{set: set, scores: scores, uniform: true}
 }
 
 func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
@@ -95,8 +99,21 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	var out scored
 	required := false
 	var should []scored
+	pre, restricted := e.preFilter(q, scoring)
+	if restricted {
+		if pre.err != nil {
+			return scored{}, pre.err
+		}
+		out.set, required = pre.set, true
+		saved := e.within
+		e.within = pre.set
+		defer func() { e.within = saved }()
+	}
+	// touched collects the items whose scores were added, when some of them may fall
+	// outside the final set: a score array is zero outside its set (see release).
+	var touched docSet
 	for _, c := range q.Clauses {
-		if c.Occur == query.MustNot {
+		if c.Occur == query.MustNot || restricted && isTermFilter(c) {
 			continue
 		}
 		sub, err := e.run(c.Query, scoring && c.Occur != query.Filter, boost)
@@ -105,14 +122,19 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 		}
 		switch c.Occur {
 		case query.Must, query.Filter:
+			if scoring && sub.scores != nil {
+				if touched == nil {
+					touched = e.newSet()
+				}
+				touched.or(sub.set)
+				out.scores = e.addScores(out.scores, sub)
+			}
 			if !required {
 				out.set = sub.set
 				required = true
 			} else {
 				out.set.and(sub.set)
-			}
-			if scoring {
-				out.scores = e.addScores(out.scores, sub)
+				e.releaseSet(sub.set)
 			}
 		case query.Should:
 			should = append(should, sub)
@@ -122,36 +144,181 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 	if minShould == 0 && !required && len(should) > 0 {
 		minShould = 1
 	}
+	words := (e.n + 63) / 64
+	// exact: out.set is exactly the items whose scores were added (nothing to zero).
+	exact := false
 	if !required {
 		// A query of only must_not clauses matches nothing, as in Lucene; front-ends that
 		// want Elasticsearch's "everything but" add a match_all filter (and print it).
 		if len(should) == 0 {
-			return scored{set: newDocSet(e.n)}, nil
+			return scored{}, nil
 		}
-		out.set = newDocSet(e.n).fill(e.n)
+		if minShould == 1 {
+			// The items of any should clause: their union, built directly (the same work
+			// is charged as intersecting every item with it).
+			if err := e.spend(len(should) * words); err != nil {
+				return scored{}, err
+			}
+			for _, s := range should {
+				if s.set == nil {
+					continue // no items: nothing to add (and no set to make, if none has any)
+				}
+				if out.set == nil {
+					out.set = e.newSet()
+				}
+				out.set.or(s.set)
+			}
+			minShould, exact = 0, !hasMustNot(q)
+		} else {
+			out.set = newDocSet(e.n).fill(e.n)
+		}
 	}
 	if minShould > 0 {
-		if err := e.spend(len(should) * len(out.set)); err != nil {
+		if err := e.spend(len(should) * words); err != nil {
 			return scored{}, err
 		}
-		out.set.and(atLeast(should, minShould, e.n))
+		some := e.atLeast(should, minShould)
+		out.set.and(some)
+		e.releaseSet(some)
 	}
 	if scoring {
 		for _, s := range should {
+			if s.scores == nil {
+				continue
+			}
+			if !exact {
+				if touched == nil {
+					touched = e.newSet()
+				}
+				touched.or(s.set)
+			}
 			out.scores = e.addScores(out.scores, s)
 		}
 	}
+	for _, s := range should {
+		e.releaseSet(s.set)
+	}
+	if err := e.excludeMustNot(q, out.set); err != nil {
+		return scored{}, err
+	}
+	if touched != nil {
+		if out.scores != nil {
+			zeroOutside(out.scores, touched, out.set)
+		}
+		e.releaseSet(touched)
+	}
+	return out, nil
+}
+
+// excludeMustNot removes the items of q's must_not clauses from set.
+func (e *Engine) excludeMustNot(q query.Bool, set docSet) error {
 	for _, c := range q.Clauses {
 		if c.Occur != query.MustNot {
 			continue
 		}
 		sub, err := e.run(c.Query, false, 1)
 		if err != nil {
-			return scored{}, err
+			return err
 		}
-		out.set.andNot(sub.set)
+		set.andNot(sub.set)
+		e.releaseSet(sub.set)
 	}
-	return out, nil
+	return nil
+}
+
+func hasMustNot(q query.Bool) bool {
+	for _, c := range q.Clauses {
+		if c.Occur == query.MustNot {
+			return true
+		}
+	}
+	return false
+}
+
+// preFiltered is the conjunction of a bool's term filters, evaluated first (never nil
+// unless err is set).
+type preFiltered struct {
+	set docSet
+	err error
+}
+
+// isTermFilter reports whether c is a filter on one term, which can fail only by
+// running out of budget and so may run before the other clauses.
+func isTermFilter(c query.Clause) bool {
+	if c.Occur != query.Filter {
+		return false
+	}
+	q := c.Query
+	if cs, ok := q.(query.ConstantScore); ok {
+		q = cs.Query
+	}
+	t, ok := q.(query.Term)
+	return ok && !strings.Contains(t.Field, "*")
+}
+
+// preFilter drives a scoring conjunction by its filters: when a bool that scores has
+// filter clauses on one term (a template, a status) beside other clauses, it matches
+// those first, and the others then score only the items that passed (e.within), as
+// Lucene leads a conjunction with its rarest clause. The answer is the same: every
+// other item is dropped by the intersection anyway. ok is false when the bool has no
+// such filters or nothing to score.
+func (e *Engine) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
+	if !scoring {
+		return preFiltered{}, false
+	}
+	filters, others := 0, 0
+	for _, c := range q.Clauses {
+		switch {
+		case isTermFilter(c):
+			filters++
+		case c.Occur != query.MustNot && c.Occur != query.Filter:
+			others++
+		}
+	}
+	if filters == 0 || others == 0 {
+		return preFiltered{}, false
+	}
+	var set docSet
+	first := true
+	for _, c := range q.Clauses {
+		if !isTermFilter(c) {
+			continue
+		}
+		sub, err := e.run(c.Query, false, 1)
+		if err != nil {
+			return preFiltered{err: err}, true
+		}
+		if first {
+			set, first = sub.set, false
+		} else {
+			set.and(sub.set)
+			e.releaseSet(sub.set)
+		}
+	}
+	if set == nil {
+		set = e.newSet() // no item passes; the other clauses still run, for their errors
+	}
+	if e.within != nil {
+		set.and(e.within)
+	}
+	return preFiltered{set: set}, true
+}
+
+// zeroOutside zeroes the scores of the items in touched but not in keep.
+func zeroOutside(scores []float32, touched, keep docSet) {
+	for i, w := range touched {
+		if i < len(keep) {
+			w &^= keep[i]
+		}
+		if w == ^uint64(0) {
+			clear(scores[i*64 : i*64+64])
+			continue
+		}
+		for w != 0 {
+			scores[i*64+bits.TrailingZeros64(w)] = 0
+			w &= w - 1
+		}
+	}
 }
 
 // addScores adds the scores of src's matches into dst (nil: all zero) and releases
@@ -161,16 +328,17 @@ func (e *Engine) addScores(dst []float32, src scored) []float32 {
 		return dst
 	}
 	if dst == nil {
-		dst = e.scoreBuffer()
+		// 0 + x is x: src's array becomes the sum (scores are never -0).
+		return src.scores
 	}
 	src.set.forEach(func(doc int) { dst[doc] += src.scores[doc] })
-	e.release(src.scores)
+	e.release(src)
 	return dst
 }
 
 // atLeast returns the items that are in at least k of the sets.
-func atLeast(sets []scored, k, n int) docSet {
-	out := newDocSet(n)
+func (e *Engine) atLeast(sets []scored, k int) docSet {
+	out := e.newSet()
 	if k > len(sets) {
 		return out
 	}
@@ -180,7 +348,7 @@ func atLeast(sets []scored, k, n int) docSet {
 		}
 		return out
 	}
-	counts := make([]uint16, n)
+	counts := make([]uint16, e.n)
 	for _, s := range sets {
 		s.set.forEach(func(doc int) { counts[doc]++ })
 	}
@@ -193,7 +361,7 @@ func atLeast(sets []scored, k, n int) docSet {
 }
 
 func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, error) {
-	out := scored{set: newDocSet(e.n)}
+	out := scored{set: e.newSet()}
 	var sums []float32
 	tie := float32(q.TieBreaker)
 	if scoring {
@@ -210,23 +378,23 @@ func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, er
 			return scored{}, err
 		}
 		out.set.or(s.set)
-		if s.scores == nil {
-			continue
+		if s.scores != nil {
+			s.set.forEach(func(doc int) {
+				v := s.scores[doc]
+				if v > out.scores[doc] {
+					out.scores[doc] = v
+				}
+				if sums != nil {
+					sums[doc] += v
+				}
+			})
+			e.release(s)
 		}
-		s.set.forEach(func(doc int) {
-			v := s.scores[doc]
-			if v > out.scores[doc] {
-				out.scores[doc] = v
-			}
-			if sums != nil {
-				sums[doc] += v
-			}
-		})
-		e.release(s.scores)
+		e.releaseSet(s.set)
 	}
 	if sums != nil {
 		out.set.forEach(func(doc int) { out.scores[doc] += tie * (sums[doc] - out.scores[doc]) })
-		e.release(sums)
+		e.release(scored{set: out.set, scores: sums})
 	}
 	return out, nil
 }
@@ -238,7 +406,7 @@ func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error)
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
 	f := e.snap.Field(base)
 	if f == nil {
-		return scored{set: newDocSet(e.n)}, nil
+		return scored{}, nil
 	}
 	dict := f.Text()
 	if keyword || q.CaseInsensitive {
@@ -256,7 +424,7 @@ func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error)
 			return e.constant(set, scoring, boost), nil
 		}
 	}
-	return scored{set: newDocSet(e.n)}, nil
+	return scored{}, nil
 }
 
 // typedEquals matches the items whose typed value equals text read as the field's
@@ -264,10 +432,18 @@ func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error)
 // numerically (10 equals 10.0, D4).
 func (e *Engine) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
 	var lo, hi *query.Bound
-	if inst, err := datetime.Parse(text); err == nil && e.fieldKind(f) == snapshot.KindDate {
+	// Words (most texts) read as neither: skip the parsers, whose errors allocate.
+	numeric := numberLike(text)
+	inst, derr := datetime.Instant{}, error(nil)
+	num, nerr := 0.0, error(nil)
+	if numeric {
+		inst, derr = datetime.Parse(text)
+		num, nerr = strconv.ParseFloat(text, 64)
+	}
+	if numeric && derr == nil && e.fieldKind(f) == snapshot.KindDate {
 		lo = &query.Bound{Value: query.Scalar{Kind: query.ScalarDate, Millis: inst.Millis}, Inclusive: true}
 		hi = &query.Bound{Value: query.Scalar{Kind: query.ScalarDate, Millis: inst.End()}}
-	} else if num, err := strconv.ParseFloat(text, 64); err == nil {
+	} else if numeric && nerr == nil {
 		b := &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: num}, Inclusive: true}
 		lo, hi = b, b
 	} else if text == "true" || text == "false" {
@@ -279,15 +455,37 @@ func (e *Engine) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
 	return e.valueRange(f, lo, hi), true
 }
 
-// fieldKind is the kind of the field's first typed value (0 when it has none).
+// numberLike reports whether text may read as a date or a number: both need a digit,
+// but for strconv.ParseFloat's infinities and NaN.
+func numberLike(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if '0' <= text[i] && text[i] <= '9' {
+			return true
+		}
+	}
+	t := strings.TrimLeft(text, "+-")
+	return strings.EqualFold(t, "inf") || strings.EqualFold(t, "infinity") || strings.EqualFold(t, "nan")
+}
+
+// fieldKind is the kind of the field's first typed value (0 when it has none), found
+// once per field: a field that few items have takes a scan of the collection.
 func (e *Engine) fieldKind(f *snapshot.Field) snapshot.ValueKind {
+	if k, ok := e.kinds[f.Name()]; ok {
+		return k
+	}
+	var kind snapshot.ValueKind
 	for doc := 0; doc < e.n; doc++ {
 		e.vals = f.Values(e.vals[:0], doc)
 		if len(e.vals) > 0 {
-			return e.vals[0].Kind
+			kind = e.vals[0].Kind
+			break
 		}
 	}
-	return 0
+	if e.kinds == nil {
+		e.kinds = map[string]snapshot.ValueKind{}
+	}
+	e.kinds[f.Name()] = kind
+	return kind
 }
 
 func (e *Engine) existsSet(field string) docSet {
@@ -513,13 +711,24 @@ func (e *Engine) scoreBuffer() []float32 {
 	return b
 }
 
-// release returns a score buffer to the free list before the request ends, so that
-// queries with many sub-queries reuse a few buffers.
-func (e *Engine) release(b []float32) {
+// release returns s's score array to the free list before the request ends, so that
+// queries with many sub-queries reuse a few arrays. A score array is zero outside its
+// set (boolean zeroes what its intersections drop), so only the blocks of 64 items
+// where the set has members need clearing: for a rare term, a few hundred bytes rather
+// than the whole array.
+func (e *Engine) release(s scored) {
+	b := s.scores
+	if len(b) == 0 {
+		return
+	}
 	for i := len(e.used) - 1; i >= 0; i-- {
 		if &e.used[i][0] == &b[0] {
 			e.used = append(e.used[:i], e.used[i+1:]...)
-			clear(b)
+			for j, w := range s.set {
+				if w != 0 {
+					clear(b[j*64 : min(j*64+64, len(b))])
+				}
+			}
 			e.free = append(e.free, b)
 			return
 		}

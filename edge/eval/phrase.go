@@ -102,10 +102,10 @@ func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool
 		}
 	}
 	out := scored{set: newDocSet(e.n)}
-	var sc *bm25Scorer
+	var sc bm25Scorer
 	if scoring {
 		st := e.stats(f, false)
-		sc = newBM25(boost, float32(idfSum), st.sumTotalTermFreq, st.docCount)
+		sc = e.newBM25(boost, float32(idfSum), st)
 		out.scores = e.scoreBuffer()
 	}
 	lists := make([][]int, len(slots))
@@ -148,7 +148,7 @@ func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool
 			return
 		}
 		out.set.add(doc)
-		if sc != nil {
+		if scoring {
 			out.scores[doc] = sc.score(freq, f.Length(doc))
 		}
 	})

@@ -57,6 +57,9 @@ func (e *Engine) Search(s *query.Search) (Result, error) {
 		}
 		res.Scores = e.scores
 	}
+	if m.scores != nil {
+		e.release(m) // the page's scores are copied out
+	}
 	return res, nil
 }
 
@@ -73,7 +76,9 @@ func (e *Engine) order(m scored, total int, keys []query.SortField, from, end in
 	var resolved []sortKey
 	for _, k := range keys {
 		if k.Score {
-			if m.scores != nil {
+			// Equal scores order nothing: a constant-score query keeps the later keys'
+			// order (and item order), and need not sort by score at all.
+			if m.scores != nil && !m.uniform {
 				resolved = append(resolved, sortKey{score: true, desc: k.Desc})
 			}
 			continue

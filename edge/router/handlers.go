@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
-	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/dsl"
 	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/edge/jsonw"
@@ -14,7 +13,7 @@ import (
 
 // restList answers GET /cda/rest/v1/<env>/contents (API.md, "REST: list content items").
 func restList(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
-	s, err := rest.ParseList(req.RawQuery, content.NewFields(env.snap))
+	s, err := rest.ParseList(req.RawQuery, env.fields)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +74,7 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema := content.NewFields(env.snap)
+	schema := env.fields
 	dreq, derr := dsl.Decode(body, dsl.Options{Schema: schema, Params: params})
 	if derr != nil {
 		return nil, derr
@@ -134,7 +133,7 @@ func validateQuery(dst []byte, env *environment, req *edge.Request) ([]byte, err
 			explain = p.Value == "" || strings.EqualFold(p.Value, "true")
 		}
 	}
-	q, derr := dsl.DecodeQuery(body, dsl.Options{Schema: content.NewFields(env.snap), Params: params})
+	q, derr := dsl.DecodeQuery(body, dsl.Options{Schema: env.fields, Params: params})
 	if derr != nil {
 		e := edge.AsError(derr)
 		if e.Code == edge.CodeInvalidJSON {

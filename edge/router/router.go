@@ -7,6 +7,7 @@ package router
 
 import (
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/eval"
 	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -49,6 +50,9 @@ type environment struct {
 	engine *eval.Engine
 	hash   [32]byte
 	gql    *graphql.Schema
+	// fields is the snapshot's content.Schema, kept with it so that what the front-ends
+	// learn of its fields (types, the text fields "*" means) is resolved once.
+	fields *content.Fields
 }
 
 // New returns a router with no environments.
@@ -76,7 +80,7 @@ func (r *Router) Load(snap *snapshot.Snapshot) {
 	e := eval.NewEngine(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
 	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
-	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash(), gql: graphql.NewSchema(snap)}
+	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash(), gql: graphql.NewSchema(snap), fields: content.NewFields(snap)}
 }
 
 // handler answers one route: it appends a 200 body to dst or returns an error, which

@@ -98,3 +98,35 @@ func BenchmarkESCompat(b *testing.B) {
 		}
 	}
 }
+
+// fullTextBodies are the search shapes the Node comparison (web/bench) runs too: full
+// text over every field (query_string without default_field; words common in the
+// generated prose, and words of one title), full text with a template
+// filter, a filter sorted by date, a date range's third page, and three terms.
+var fullTextBodies = []struct{ name, body string }{
+	{"fulltext/2", `{"query":{"query_string":{"query":"coffee garden"}},"size":10}`},
+	{"fulltext/2rare", `{"query":{"query_string":{"query":"smørrebrød beginners"}},"size":10}`},
+	{"fulltext+template", `{"query":{"bool":{"must":[{"query_string":{"query":"coffee garden"}}],"filter":[{"term":{"TemplateName.keyword":"Recipe"}}]}},"size":10}`},
+	{"template+sort_date", `{"query":{"bool":{"filter":[{"term":{"TemplateName.keyword":"Article"}}]}},"sort":[{"CreatedAt":"desc"}],"size":10}`},
+	{"date_range/page3", `{"query":{"range":{"CreatedAt":{"gte":"2021-01-01","lt":"2022-01-01"}}},"from":20,"size":10}`},
+	{"query_string/3", `{"query":{"query_string":{"query":"coffee mountain festival"}},"size":10}`},
+}
+
+// BenchmarkFullText measures the search shapes of fullTextBodies end to end.
+func BenchmarkFullText(b *testing.B) {
+	for _, n := range benchSizes() {
+		r, _ := benchRouter(b, n)
+		for _, c := range fullTextBodies {
+			req := &edge.Request{Method: "POST", Path: "/cda/es/v1/bench", Body: []byte(c.body)}
+			if resp := r.Serve(req); resp.Status != 200 {
+				b.Fatalf("%s: status %d: %s", c.name, resp.Status, resp.Body)
+			}
+			b.Run(fmt.Sprintf("%s/items=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					r.Serve(req)
+				}
+			})
+		}
+	}
+}
