@@ -86,7 +86,7 @@ func TestHelp(t *testing.T) {
 
 var logLine = regexp.MustCompile(`^wrote .*demo\.snap: 5 items, [0-9.]+ (B|KiB|MiB) in [0-9.]+(ms|s)$`)
 
-// TestBuild: a successful build logs what it read, skipped (decisions D3) and wrote,
+// TestBuild: a successful build logs what it read, skipped (API.md D3) and wrote,
 // with flags before or after the inputs.
 func TestBuild(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "demo.snap")
@@ -142,7 +142,7 @@ func TestBuildPreviewFromStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !s.Preview() || s.Len() != 5 {
-		t.Errorf("preview %v len %d, want a preview snapshot of 5 items (decisions D3)", s.Preview(), s.Len())
+		t.Errorf("preview %v len %d, want a preview snapshot of 5 items (API.md D3)", s.Preview(), s.Len())
 	}
 }
 
@@ -299,7 +299,7 @@ func TestExport(t *testing.T) {
 	if got, _ := os.ReadFile(out); string(got) != stdout {
 		t.Errorf("--out file differs from stdout")
 	}
-	// Rebuild from the export: identical snapshot (decisions D2: nothing is lost).
+	// Rebuild from the export: identical snapshot (API.md D2: nothing is lost).
 	again := filepath.Join(t.TempDir(), "again.snap")
 	if code, _, stderr := cli(t, "", "build", "--env", "demo", "--out", again, out); code != 0 {
 		t.Fatalf("rebuild: %s", stderr)
@@ -376,7 +376,7 @@ func TestProgressBar(t *testing.T) {
 }
 
 // ordered decodes JSON keeping object member order and exact number text; the top
-// level is sorted by key (decisions D2 reorders it), everything below keeps source order.
+// level is sorted by key (API.md D2 reorders it), everything below keeps source order.
 func ordered(t *testing.T, line string) any {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(line))
@@ -412,7 +412,7 @@ func ordered(t *testing.T, line string) any {
 }
 
 // TestExportRoundTripGenerated: export(build(x)) holds exactly the published items of
-// x, member for member, numbers with their source text (decisions D2, D3).
+// x, member for member, numbers with their source text (API.md D2, D3).
 func TestExportRoundTripGenerated(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "x.ndjson")

@@ -14,7 +14,7 @@
 //	header (80 bytes)
 //	  0  magic "CDASNAP\x00"
 //	  8  major u16, minor u16
-//	 12  flags u32 (bit 0: preview snapshot, decisions D3)
+//	 12  flags u32 (bit 0: preview snapshot, API.md D3)
 //	 16  item count u32
 //	 20  section count u32
 //	 24  section table offset u64
@@ -26,7 +26,7 @@
 //
 // Items are stored sorted by ContentID (byte order), so an item's number is its rank by
 // ContentID: lookups by id are a binary search and the tie-break of every sort
-// (decisions D6, "ties break by ContentID ascending") is the item number itself.
+// (API.md D6, "ties break by ContentID ascending") is the item number itself.
 //
 // See format.go for the sections and the per-field index structures.
 package snapshot

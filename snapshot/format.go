@@ -58,7 +58,7 @@ const (
 )
 
 // ValueKind is the type of one stored value. The order of the constants is the order
-// across types of decisions D12: numbers < strings < booleans (dates are only ever
+// across types of API.md D12: numbers < strings < booleans (dates are only ever
 // compared with dates).
 type ValueKind uint8
 
@@ -86,7 +86,7 @@ var (
 
 // Lucene's SmallFloat.intToByte4 / byte4ToInt: field lengths are stored in one byte,
 // exactly as Lucene's BM25Similarity stores norms, so scores round as Lucene's do
-// (decisions D6).
+// (API.md D6).
 const (
 	maxInt4       = 231 // longToInt4(math.MaxInt32)
 	numFreeValues = 255 - maxInt4
@@ -132,18 +132,18 @@ func DecodeLength(b byte) int {
 }
 
 // DocumentedMembers are the content item members of the specification, in the output
-// order of decisions D2; other top-level members follow them in source order.
+// order of API.md D2; other top-level members follow them in source order.
 var DocumentedMembers = [...]string{
 	"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
 	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID",
 }
 
-// dateMembers are the top-level members that hold instants (decisions D5): they are
+// dateMembers are the top-level members that hold instants (API.md D5): they are
 // indexed as dates (sortable by instant), not as analysed text.
 var dateMembers = [...]string{"CreatedAt", "UpdatedAt", "PublishedAt"}
 
 // IsDateMember reports whether name is a top-level member that holds an instant
-// (decisions D5): CreatedAt, UpdatedAt or PublishedAt.
+// (API.md D5): CreatedAt, UpdatedAt or PublishedAt.
 func IsDateMember(name string) bool {
 	for _, m := range dateMembers[:] {
 		if m == name {
@@ -157,14 +157,14 @@ func IsDateMember(name string) bool {
 // a string inside Data longer than this many characters gets no exact form (no
 // <field>.keyword term, no sort value), as in Elasticsearch; analysed text is kept.
 // Top-level members always keep their exact form, because REST and GraphQL sort by them
-// (decisions D6).
+// (API.md D6).
 const IgnoreAbove = 256
 
-// PublishedStatus is the status that a published-only snapshot holds (decisions D3).
+// PublishedStatus is the status that a published-only snapshot holds (API.md D3).
 const PublishedStatus = "Published"
 
 // ValidEnvironmentID reports whether id matches [A-Za-z0-9][A-Za-z0-9_.-]{0,127}
-// (decisions D1).
+// (API.md D1).
 func ValidEnvironmentID(id string) bool {
 	if len(id) == 0 || len(id) > 128 {
 		return false

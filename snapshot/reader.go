@@ -184,10 +184,10 @@ func (s *Snapshot) readStructure() error {
 	return s.readFields(byName[secFields].of(s.str))
 }
 
-// Environment is the environment id the snapshot was built for (decisions D1).
+// Environment is the environment id the snapshot was built for (API.md D1).
 func (s *Snapshot) Environment() string { return s.env }
 
-// Preview reports whether the snapshot may hold unpublished items (decisions D3).
+// Preview reports whether the snapshot may hold unpublished items (API.md D3).
 func (s *Snapshot) Preview() bool { return s.preview }
 
 // Len is the number of items.
@@ -521,7 +521,7 @@ func (f *Field) Values(dst []Value, doc int) []Value {
 
 // RankAsc is item doc's sort rank for ascending order (its smallest value); NoRank when
 // the item lacks the field. Items compare by rank exactly as their values compare
-// under decisions D6/D12.
+// under API.md D6/D12.
 func (f *Field) RankAsc(doc int) uint32 {
 	r, ok := u32At(f.rankAsc.of(f.s.str), doc)
 	if !ok {

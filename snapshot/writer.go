@@ -36,8 +36,8 @@ type pendingItem struct {
 	json []byte
 }
 
-// NewWriter returns a writer for environment env (decisions D1); preview marks a
-// snapshot that may hold items of every status (decisions D3).
+// NewWriter returns a writer for environment env (API.md D1); preview marks a
+// snapshot that may hold items of every status (API.md D3).
 func NewWriter(env string, preview bool) (*Writer, error) {
 	if !ValidEnvironmentID(env) {
 		return nil, fmt.Errorf("environment id %q: must match [A-Za-z0-9][A-Za-z0-9_.-]{0,127}", env)
@@ -49,9 +49,9 @@ func NewWriter(env string, preview bool) (*Writer, error) {
 func (w *Writer) Len() int { return len(w.items) }
 
 // Add canonicalises one item (a JSON object with a non-empty string ContentID) into
-// the member order of decisions D2 and compact form, and adds it. It refuses duplicate
+// the member order of API.md D2 and compact form, and adds it. It refuses duplicate
 // ContentIDs, duplicate member names, and, in a published-only writer, items whose
-// Status is not Published (decisions D3).
+// Status is not Published (API.md D3).
 func (w *Writer) Add(item []byte) error {
 	canon, id, status, err := Canonicalize(item)
 	if err != nil {
@@ -502,7 +502,7 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 	inData := strings.HasPrefix(fb.name, "Data.")
 	isDate := fb.topLevel && IsDateMember(fb.name)
 
-	// Analysed text: every string value, markup stripped inside Data (decisions D4),
+	// Analysed text: every string value, markup stripped inside Data (API.md D4),
 	// values separated by the position gap so phrases never cross values.
 	s.tokens = s.tokens[:0]
 	pos := 0
@@ -609,7 +609,7 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 	}
 }
 
-// compareValues orders values as decisions D6/D12 sort them: by kind (numbers <
+// compareValues orders values as API.md D6/D12 sort them: by kind (numbers <
 // strings < booleans), then dates by instant, numbers numerically, strings by byte order.
 func compareValues(a, b buildValue) int {
 	if a.kind != b.kind {
@@ -635,7 +635,7 @@ func boolInt(b bool) int {
 }
 
 // ranks returns, per item, the rank of its smallest value (ascending sorts) and of its
-// largest value (descending sorts, decisions D12) among the field's distinct values.
+// largest value (descending sorts, API.md D12) among the field's distinct values.
 func (fb *fieldBuilder) ranks(n int) (asc, desc []uint32) {
 	var distinct []buildValue
 	for _, vs := range fb.values {
@@ -671,7 +671,7 @@ func (fb *fieldBuilder) ranks(n int) (asc, desc []uint32) {
 
 // sortOrders returns the items in ascending order of asc and in descending order of
 // desc; ties by item number (ContentID) ascending and items without the field last in
-// both (decisions D6).
+// both (API.md D6).
 func sortOrders(asc, desc []uint32) (pa, pd []uint32) {
 	pa = make([]uint32, len(asc))
 	pd = make([]uint32, len(desc))

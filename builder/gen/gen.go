@@ -2,7 +2,7 @@
 // benchmarks and load tests. Output is deterministic for a seed (math/rand/v2 PCG) and
 // streamed: memory does not grow with the number of items.
 //
-// Every generated item is valid input for the builder (decisions D2). Content references
+// Every generated item is valid input for the builder (API.md D2). Content references
 // point only at published items of the same run, so a published-only build (D3) of the
 // output has no dangling references.
 package gen
@@ -517,7 +517,7 @@ func categoryData(e *enc, r *rand.Rand) {
 	e.num("sortOrder", strconv.Itoa(r.IntN(50)))
 }
 
-// refs writes a content reference element (decisions D2) to up to n published items
+// refs writes a content reference element (API.md D2) to up to n published items
 // of template t; nothing when none is found.
 func (g *Generator) refs(e *enc, r *rand.Rand, name string, t, self, n int) {
 	var ids []string
@@ -544,7 +544,7 @@ func (g *Generator) refs(e *enc, r *rand.Rand, name string, t, self, n int) {
 	e.b = append(e.b, "]}"...)
 }
 
-// media writes a media reference element (decisions D2).
+// media writes a media reference element (API.md D2).
 func (g *Generator) media(e *enc, r *rand.Rand, k int) {
 	ext := pickS(r, []string{"jpg", "png", "webp", "jpg"})
 	id := "Media_" + uuid(r)
@@ -637,7 +637,7 @@ func twoDigits(n int) string {
 	return string([]byte{byte('0' + n/10), byte('0' + n%10)})
 }
 
-// isoMillis formats Unix milliseconds as 2021-04-23T10:11:12.345Z (the spec's form).
+// isoMillis formats Unix milliseconds as 2021-04-23T10:11:12.345Z (the documented form, API.md D5).
 func isoMillis(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }

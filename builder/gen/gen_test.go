@@ -51,8 +51,8 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 }
 
-// TestRealistic checks the shape of generated items against the spec's content item
-// fields and decisions D2/D3.
+// TestRealistic checks the shape of generated items against the documented content item
+// fields and API.md D2/D3.
 func TestRealistic(t *testing.T) {
 	out := generate(t, Options{Items: 2000, Seed: 1})
 	templates := map[string]int{}
@@ -126,7 +126,7 @@ func TestRealistic(t *testing.T) {
 	}
 }
 
-// TestBuildsWithoutProblems: generated items are valid builder input (decisions D2),
+// TestBuildsWithoutProblems: generated items are valid builder input (API.md D2),
 // and a published-only build (D3) has no dangling references.
 func TestBuildsWithoutProblems(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "gen.ndjson")

@@ -28,7 +28,7 @@ const MaxLine = 64 << 20
 
 // Options configures a build.
 type Options struct {
-	// Environment is the environment id written into the snapshot (decisions D1).
+	// Environment is the environment id written into the snapshot (API.md D1).
 	Environment string
 	// Preview includes items of every status and marks the snapshot as preview (D3).
 	// Without it only items whose Status is exactly "Published" go in.
@@ -83,7 +83,7 @@ func (p Problem) Location() string {
 func (p Problem) String() string { return p.Location() + ": " + p.Message }
 
 // ValidationError is returned when the input has problems; it lists every one of them.
-// No snapshot is produced then (decisions D2).
+// No snapshot is produced then (API.md D2).
 type ValidationError struct {
 	Problems []Problem
 }
@@ -151,7 +151,7 @@ func FormatOf(path string) (Format, error) {
 	return 0, fmt.Errorf("input %s: unknown format (want .ndjson, .jsonl, .json or -)", path)
 }
 
-// ValidEnvironment reports whether env is a valid environment id (decisions D1); it is
+// ValidEnvironment reports whether env is a valid environment id (API.md D1); it is
 // the snapshot package's rule, so the CLI can refuse a bad id before reading anything.
 func ValidEnvironment(env string) bool { return snapshot.ValidEnvironmentID(env) }
 
@@ -185,10 +185,10 @@ type Builder struct {
 	lastEnd  int // offset just past the last item scanned
 }
 
-// NewBuilder returns a builder for opts. The environment id must be valid (decisions D1).
+// NewBuilder returns a builder for opts. The environment id must be valid (API.md D1).
 func NewBuilder(opts Options) (*Builder, error) {
 	if !ValidEnvironment(opts.Environment) {
-		return nil, fmt.Errorf("invalid environment id %q: want [A-Za-z0-9][A-Za-z0-9_.-]{0,127} (decisions D1)", opts.Environment)
+		return nil, fmt.Errorf("invalid environment id %q: want [A-Za-z0-9][A-Za-z0-9_.-]{0,127} (API.md D1)", opts.Environment)
 	}
 	w, err := snapshot.NewWriter(opts.Environment, opts.Preview)
 	if err != nil {
@@ -409,7 +409,7 @@ func (b *Builder) finishFile(name string, items int, nbytes, size int64) {
 func (b *Builder) problem(p Problem) { b.problems = append(b.problems, p) }
 
 // item validates one item found in data at start and, if it is valid and selected
-// (decisions D3), adds it to the snapshot. For NDJSON, data[start:end] is the line and
+// (API.md D3), adds it to the snapshot. For NDJSON, data[start:end] is the line and
 // line its number; for a JSON array, end is -1 (the item ends where its value ends), ptr
 // is the item's pointer and lines maps offsets to lines. A syntax error is returned for
 // JSON arrays (reading cannot go on) and reported directly for NDJSON.
@@ -497,7 +497,7 @@ func (b *Builder) Finish() (snap []byte, warnings []Problem, err error) {
 				continue
 			} else {
 				warnings = append(warnings, Problem{File: b.files[r.file], Line: int(r.line), Pointer: r.ptr,
-					Message: fmt.Sprintf("dangling content reference %q: that item is not in the snapshot (Status %q, decisions D3)", r.id, st)})
+					Message: fmt.Sprintf("dangling content reference %q: that item is not in the snapshot (Status %q, API.md D3)", r.id, st)})
 				continue
 			}
 		}
@@ -541,7 +541,7 @@ func (s Stats) SkippedSummary() string {
 
 // checkDate checks a CreatedAt, UpdatedAt or PublishedAt value with the engine's own
 // parser, so that the builder accepts exactly the date-times the engine can sort and
-// filter on (decisions D2, D5).
+// filter on (API.md D2, D5).
 func checkDate(s string) error {
 	_, err := datetime.Parse(s)
 	return err

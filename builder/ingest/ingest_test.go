@@ -43,7 +43,7 @@ func problems(t *testing.T, err error) []string {
 	return out
 }
 
-// TestValidationProblems has one case per kind of problem (decisions D2) with the
+// TestValidationProblems has one case per kind of problem (API.md D2) with the
 // exact location string the builder reports.
 func TestValidationProblems(t *testing.T) {
 	tests := []struct {
@@ -82,9 +82,9 @@ func TestValidationProblems(t *testing.T) {
 		{"TemplateID object", "in.ndjson", `{"ContentID":"a","TemplateID":{}}`,
 			`in.ndjson:1: /TemplateID: must be a string, got an object`},
 		{"CreatedAt not a date", "in.ndjson", `{"ContentID":"a","CreatedAt":"yesterday"}`,
-			`in.ndjson:1: /CreatedAt: must be an ISO 8601 date-time (decisions D5): date "yesterday": expected YYYY-MM-DD`},
+			`in.ndjson:1: /CreatedAt: must be an ISO 8601 date-time (API.md D5): date "yesterday": expected YYYY-MM-DD`},
 		{"UpdatedAt impossible day", "in.ndjson", `{"ContentID":"a","UpdatedAt":"2021-02-30T00:00:00.000Z"}`,
-			`in.ndjson:1: /UpdatedAt: must be an ISO 8601 date-time (decisions D5): date "2021-02-30T00:00:00.000Z": day out of range`},
+			`in.ndjson:1: /UpdatedAt: must be an ISO 8601 date-time (API.md D5): date "2021-02-30T00:00:00.000Z": day out of range`},
 		{"duplicate top-level member", "in.ndjson", `{"ContentID":"a","Name":"x","Name":"y"}`,
 			`in.ndjson:1: /Name: duplicate member`},
 		{"duplicate member inside Data", "in.ndjson", `{"ContentID":"a","Data":{"list":[{"k":1,"k":2}]}}`,
@@ -131,7 +131,7 @@ func TestValidationProblems(t *testing.T) {
 }
 
 // TestAllProblemsReported: every problem of every input is listed, not just the first,
-// and no snapshot is produced (decisions D2).
+// and no snapshot is produced (API.md D2).
 func TestAllProblemsReported(t *testing.T) {
 	a := filepath.Join(testdata, "invalid.ndjson")
 	b := filepath.Join(testdata, "invalid.json")
@@ -142,12 +142,12 @@ func TestAllProblemsReported(t *testing.T) {
 	got := problems(t, err)
 	want := []string{
 		a + `:1: /Data: must be an object, got an array`,
-		a + `:2: /CreatedAt: must be an ISO 8601 date-time (decisions D5): date "yesterday": expected YYYY-MM-DD`,
+		a + `:2: /CreatedAt: must be an ISO 8601 date-time (API.md D5): date "yesterday": expected YYYY-MM-DD`,
 		a + `:2: /Name: must be a string, got a number`,
 		a + `:3: /ContentID: required member is missing`,
 		a + `:4:48: invalid JSON: invalid character '}' looking for beginning of object key string`,
 		a + `:5: /ContentID: duplicate ContentID "Content_i1", first seen at ` + a + `:1: /ContentID`,
-		b + `:5: /1/PublishedAt: must be an ISO 8601 date-time (decisions D5): date "2021-02-30T00:00:00Z": day out of range`,
+		b + `:5: /1/PublishedAt: must be an ISO 8601 date-time (API.md D5): date "2021-02-30T00:00:00Z": day out of range`,
 		b + `:6: /2: item must be a JSON object, got a string`,
 		b + `:7: /3/ContentID: must be a non-empty string`,
 	}
@@ -179,7 +179,7 @@ func TestProblemString(t *testing.T) {
 func TestEnvironmentValidated(t *testing.T) {
 	for _, env := range []string{"", "-x", "a b", "ä", strings.Repeat("a", 129)} {
 		if _, _, err := BuildFiles(Options{Environment: env}, filepath.Join(testdata, "items.ndjson")); err == nil {
-			t.Errorf("environment %q accepted, want an error (decisions D1)", env)
+			t.Errorf("environment %q accepted, want an error (API.md D1)", env)
 		}
 	}
 	for _, env := range []string{"a", "demo", "Prod_1.eu-west", strings.Repeat("a", 128)} {
@@ -207,7 +207,7 @@ func TestFormatOf(t *testing.T) {
 }
 
 // TestDanglingReferences: a content reference to an id that is not in the snapshot is
-// a warning with its location, not an error (decisions D2); a reference to a draft is
+// a warning with its location, not an error (API.md D2); a reference to a draft is
 // dangling in a published-only snapshot (D3).
 func TestDanglingReferences(t *testing.T) {
 	p := filepath.Join(testdata, "dangling.ndjson")
@@ -220,7 +220,7 @@ func TestDanglingReferences(t *testing.T) {
 		got = append(got, w.String())
 	}
 	want := []string{
-		p + `:1: /Data/rel/ContentIDs/0: dangling content reference "Content_d2": that item is not in the snapshot (Status "Draft", decisions D3)`,
+		p + `:1: /Data/rel/ContentIDs/0: dangling content reference "Content_d2": that item is not in the snapshot (Status "Draft", API.md D3)`,
 		p + `:1: /Data/rel/ContentIDs/1: dangling content reference "Content_missing": no such item`,
 	}
 	if !slices.Equal(got, want) {
@@ -420,7 +420,7 @@ type member struct {
 }
 
 // decodeOrdered decodes one JSON value keeping object member order and the exact text
-// of numbers (json.Number), so that comparisons see what decisions D2 promises.
+// of numbers (json.Number), so that comparisons see what API.md D2 promises.
 func decodeOrdered(dec *json.Decoder) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
@@ -509,13 +509,13 @@ func get(obj []member, key string) (any, bool) {
 	return nil, false
 }
 
-// d2Order is the documented member order of decisions D2.
+// d2Order is the documented member order of API.md D2.
 var d2Order = []string{"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt", "Name",
 	"PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID"}
 
 // checkRoundTrip compares the snapshot's items with the source items that should be in
 // it, member by member: same members, values equal with Data member order kept and
-// numbers as their exact source text, top-level order as decisions D2 says.
+// numbers as their exact source text, top-level order as API.md D2 says.
 func checkRoundTrip(t *testing.T, s *snapshot.Snapshot, src [][]member, include func([]member) bool) {
 	t.Helper()
 	want := map[string][]member{}
@@ -577,7 +577,7 @@ func checkRoundTrip(t *testing.T, s *snapshot.Snapshot, src [][]member, include 
 			gotOrder = append(gotOrder, m.Key)
 		}
 		if !slices.Equal(gotOrder, wantOrder) {
-			t.Errorf("%s: member order %v, want %v (decisions D2)", id, gotOrder, wantOrder)
+			t.Errorf("%s: member order %v, want %v (API.md D2)", id, gotOrder, wantOrder)
 		}
 		if compact := compactJSON(t, stored); compact != stored {
 			t.Errorf("%s: stored item is not compact", id)
@@ -599,7 +599,7 @@ func isPublished(it []member) bool {
 }
 
 // TestRoundTrip: the items of a published-only snapshot are the published items of the
-// input, nothing lost (decisions D2, D3); a preview snapshot holds every item.
+// input, nothing lost (API.md D2, D3); a preview snapshot holds every item.
 func TestRoundTrip(t *testing.T) {
 	paths := []string{filepath.Join(testdata, "items.ndjson"), filepath.Join(testdata, "items.json")}
 	src := sourceItems(t, paths...)

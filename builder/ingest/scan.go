@@ -10,7 +10,7 @@ import (
 // This file holds a small hand-written JSON scanner. It validates one value in a single
 // pass without building a tree, remembers byte offsets (for line and column in problem
 // reports) and extracts only what the builder needs: the documented top-level members of
-// an item (decisions D2) and the content references inside Data. It is several times
+// an item (API.md D2) and the content references inside Data. It is several times
 // faster than encoding/json and never rounds numbers (it never converts them).
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -55,7 +55,7 @@ type issue struct {
 	msg string
 }
 
-// contentRef is one id of a content reference element found inside Data (decisions D2).
+// contentRef is one id of a content reference element found inside Data (API.md D2).
 type contentRef struct {
 	off int
 	ptr string
@@ -90,7 +90,7 @@ type scanner struct {
 	path   []segment // current path below the item (top-level member first)
 	inData bool      // scanning inside the item's Data: content references count
 	info   *itemInfo
-	check  func(string) error // date check (decisions D5)
+	check  func(string) error // date check (API.md D5)
 }
 
 // container is what a separator closes: an object or an array.
@@ -155,7 +155,7 @@ func (s *scanner) skipWS() {
 }
 
 // item scans one item: a value that must be an object whose documented members have
-// their documented types (decisions D2).
+// their documented types (API.md D2).
 func (s *scanner) item(info *itemInfo) error {
 	s.info = info
 	s.skipWS()
@@ -277,7 +277,7 @@ func (s *scanner) dataMember(key segment, voff int, ptr string) error {
 	if err != nil {
 		return err
 	}
-	// null counts as absent (decisions D2 constrains values that are present;
+	// null counts as absent (API.md D2 constrains values that are present;
 	// Elasticsearch, too, indexes nothing for null). The item keeps it verbatim.
 	if k == kindObject || k == kindNull {
 		return nil
@@ -290,7 +290,7 @@ func (s *scanner) dataMember(key segment, voff int, ptr string) error {
 // stringMember scans the value of a documented top-level member whose type is string
 // (voff and ptr locate the value; dup is set when the name was seen before). It
 // checks the type, takes ContentID and Status into the item's info (the first
-// occurrence only) and checks the dates (decisions D5).
+// occurrence only) and checks the dates (API.md D5).
 func (s *scanner) stringMember(name string, voff int, ptr string, dup bool, m *itemMembers) error {
 	info := s.info
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
@@ -329,7 +329,7 @@ func (s *scanner) stringMember(name string, voff int, ptr string, dup bool, m *i
 	case "CreatedAt", "UpdatedAt", "PublishedAt":
 		if err := s.check(v); err != nil {
 			info.issues = append(info.issues, issue{off: voff, ptr: ptr,
-				msg: "must be an ISO 8601 date-time (decisions D5): " + err.Error()})
+				msg: "must be an ISO 8601 date-time (API.md D5): " + err.Error()})
 		}
 	}
 	return nil
@@ -575,7 +575,7 @@ func (s *scanner) enter() error {
 }
 
 // object scans an object. Inside Data it recognises a content reference element
-// {"Type":"Reference","ReferenceType":"Content","ContentIDs":[...]} (decisions D2).
+// {"Type":"Reference","ReferenceType":"Content","ContentIDs":[...]} (API.md D2).
 func (s *scanner) object(track bool) error {
 	if err := s.enter(); err != nil {
 		return err
@@ -597,7 +597,7 @@ func (s *scanner) object(track bool) error {
 		}
 		if keys.add(s, a, b, esc) && track {
 			// The snapshot writer refuses duplicate member names anywhere: they are
-			// ambiguous (decisions D2, "nothing is lost").
+			// ambiguous (API.md D2, "nothing is lost").
 			s.path = append(s.path, segment{a: a, b: b, esc: esc, index: -1})
 			s.info.issues = append(s.info.issues, issue{off: a - 1, ptr: s.pointer(), msg: "duplicate member"})
 			s.path = s.path[:len(s.path)-1]

@@ -1,5 +1,5 @@
 // Package analysis turns text into the terms that filters and the search DSL
-// match against, with the analyzers of decisions D4 and D10: "standard"
+// match against, with the analyzers of API.md D4 and D10: "standard"
 // (Lucene's StandardTokenizer + LowerCaseFilter, the default), "simple",
 // "whitespace" and "keyword", plus HTML stripping as Lucene's
 // HTMLStripCharFilter (Elasticsearch's html_strip).

@@ -256,7 +256,7 @@ func (d *decoder) matchField(field string, typ matchType, o *matchOpts, path str
 func minShouldMatch(optional int, spec string) (int, bool) {
 	spec = strings.TrimSpace(spec)
 	if strings.Contains(spec, "<") {
-		// Spaces around '<' are removed, then the spec splits on spaces.
+		// Spaces around '<' are removed, then the documented form splits on spaces.
 		for strings.Contains(spec, " <") || strings.Contains(spec, "< ") {
 			spec = strings.ReplaceAll(strings.ReplaceAll(spec, " <", "<"), "< ", "<")
 		}

@@ -1,4 +1,4 @@
-// Package dsl decodes the search endpoint's Elasticsearch request body (spec §4,
+// Package dsl decodes the search endpoint's Elasticsearch request body (API.md "Search: query content",
 // API.md D7, D10, D11, D12) into the engine's one query model (package query), the
 // paging and sort of a query.Search, a _source filter and aggregation requests.
 //
@@ -65,7 +65,7 @@ const (
 	DefaultMaxTerms        = 65536
 	DefaultMaxAggs         = 100
 	DefaultMaxSortKeys     = 32
-	// DefaultSize is the page size of a search without size (spec §4 Limits).
+	// DefaultSize is the page size of a search without size (API.md D11).
 	DefaultSize = 10
 )
 

@@ -275,7 +275,7 @@ func TestPagingSortD6D7D12(t *testing.T) {
 	}
 }
 
-// TestNimvioFiltersD4D5 checks the field-filter members (spec §4 table).
+// TestNimvioFiltersD4D5 checks the field-filter members (API.md "Search: query content", body members).
 func TestNimvioFiltersD4D5(t *testing.T) {
 	cases := []struct {
 		body   string

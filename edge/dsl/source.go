@@ -12,7 +12,7 @@ import (
 // as Elasticsearch's source filtering does; a pattern naming an object keeps all of it.
 //
 // ContentID is always kept: in Elasticsearch a hit's _id lives outside _source, and
-// ContentID plays that role in our envelope (DIFFERENCES.md).
+// ContentID plays that role in our envelope (API.md D10).
 type SourceFilter struct {
 	// None is _source: false (only ContentID is kept).
 	None     bool

@@ -11,7 +11,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 )
 
-// ContentType is the Content-Type of every JSON response (decisions D8).
+// ContentType is the Content-Type of every JSON response (API.md D8).
 const ContentType = "application/json; charset=utf-8"
 
 // GraphQLResponseType is the Content-Type of the GraphQL standard mode's answers in
@@ -31,7 +31,7 @@ var TransportHeaders = []string{
 // RunConformance runs every case of every table in testdata/conformance, and the stored
 // Lucene cases (LuceneCases), against h, one
 // subtest per case (named after the case). Each case checks the case's expectations
-// and the envelope rules of decisions D8, and, unless h is the native router itself,
+// and the envelope rules of API.md D8, and, unless h is the native router itself,
 // that h answers exactly as NativeHandler does: the same status, the same body bytes
 // and the same headers (apart from TransportHeaders).
 func RunConformance(t *testing.T, h Handler) {

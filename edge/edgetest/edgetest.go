@@ -27,7 +27,7 @@ import (
 const Module = "github.com/cdaedge/cdaedge"
 
 // The demo environments. DemoEnvironment holds the published items of
-// testdata/demo/content.ndjson (decisions D3); DemoPreviewEnvironment holds every item of
+// testdata/demo/content.ndjson (API.md D3); DemoPreviewEnvironment holds every item of
 // the same file and is served only to requests carrying DemoPreviewToken (D3).
 const (
 	DemoEnvironment        = "demo"
@@ -119,7 +119,7 @@ func DemoSnapshot(t testing.TB) []byte {
 }
 
 // DemoPreviewSnapshot returns the preview snapshot of the same file, environment
-// "demo-preview": every item, drafts and archived ones too (decisions D3). Built once
+// "demo-preview": every item, drafts and archived ones too (API.md D3). Built once
 // per process; the bytes must not be modified.
 func DemoPreviewSnapshot(t testing.TB) []byte {
 	t.Helper()

@@ -1,6 +1,6 @@
 package edgetest
 
-// An independent, deliberately simple model of the REST rules (decisions D1–D8, D12),
+// An independent, deliberately simple model of the REST rules (API.md D1–D8, D12),
 // written only to double-check the hand-derived expectations of
 // testdata/conformance/rest.json against testdata/demo. It is not the engine and must
 // not become one: it knows just enough tokenization for the demo's top-level values.
@@ -43,7 +43,7 @@ type oracleAnswer struct {
 	body   []byte // canonical body of a success
 }
 
-// d2Order is the member order of decisions D2.
+// d2Order is the member order of API.md D2.
 var d2Order = []string{"Status", "CreatedBy", "CreatedAt", "Data", "PublishedBy", "UpdatedAt",
 	"Name", "PublishedAt", "UpdatedBy", "TemplateName", "TemplateID", "ContentID"}
 

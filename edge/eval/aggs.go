@@ -88,7 +88,7 @@ func floatKey(f float64) uint64 {
 
 // fieldOf resolves an aggregation field: "<f>.keyword" takes f's string values; a bare
 // name takes all its values (strings too: we do not refuse text fields as
-// Elasticsearch does, see dsl/DIFFERENCES.md). nil when no item has the field.
+// Elasticsearch does, see API.md D10). nil when no item has the field.
 func (c *aggContext) fieldOf(name string) (*snapshot.Field, bool) {
 	base, kw := strings.CutSuffix(name, ".keyword")
 	return c.e.snap.Field(base), kw

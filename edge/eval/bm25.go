@@ -6,7 +6,7 @@ import (
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
-// BM25 parameters of decisions D6 (Lucene's and Elasticsearch's defaults).
+// BM25 parameters of API.md D6 (Lucene's and Elasticsearch's defaults).
 const (
 	bm25K1 float32 = 1.2
 	bm25B  float32 = 0.75
@@ -22,7 +22,7 @@ var lengthTable = func() (t [256]float32) {
 }()
 
 // bm25Scorer is Lucene's BM25Scorer for one term (or phrase) on one field, computed in
-// float32 with Lucene's operation order so that scores match Lucene's (decisions D6).
+// float32 with Lucene's operation order so that scores match Lucene's (API.md D6).
 type bm25Scorer struct {
 	weight float32
 	cache  *[256]float32 // 1 / (k1 * ((1 - b) + b * dl / avgdl)) per norm byte

@@ -33,7 +33,7 @@ type Engine struct {
 	within docSet
 }
 
-// DefaultMaxSteps bounds one request's evaluation work (decisions D11: one second of
+// DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of
 // work). A step is one posting, value or term visited. Calibrated on a scan-heavy query (a
 // query_string union of wildcard expansions over a 9010-item generated environment,
 // host/wasmpool's TestStepBudgetCalibration): the wasm module in wazero, the slower
@@ -82,7 +82,7 @@ func (e *Engine) Snapshot() *snapshot.Snapshot { return e.snap }
 
 // Result is one page of a search: the items in order, their scores, and every match.
 type Result struct {
-	// Total is the number of matching items across all pages (decisions D7).
+	// Total is the number of matching items across all pages (API.md D7).
 	Total int
 	// Docs are the page's item numbers in order.
 	Docs []int

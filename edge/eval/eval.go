@@ -428,7 +428,7 @@ func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error)
 }
 
 // typedEquals matches the items whose typed value equals text read as the field's
-// type: a date covers the whole unit it names (decisions D5), numbers compare
+// type: a date covers the whole unit it names (API.md D5), numbers compare
 // numerically (10 equals 10.0, D4).
 func (e *Engine) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
 	var lo, hi *query.Bound
@@ -504,7 +504,7 @@ func (e *Engine) existsSet(field string) docSet {
 
 // rangeSet evaluates a Range: on a text field over its analysed terms (textRange),
 // otherwise over typed values. Bounds given as text are read as the field's type: dates
-// for date fields (a day or a second means its start, decisions D12), numbers for
+// for date fields (a day or a second means its start, API.md D12), numbers for
 // number fields, else (exact values) compared as strings in byte order.
 func (e *Engine) rangeSet(q query.Range) (docSet, error) {
 	if set, ok, err := e.textRange(q); ok {
@@ -535,7 +535,7 @@ func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.
 	}
 	out := *b
 	// Text is the bound as the user wrote it; Str may be lower-cased for term
-	// comparison (decisions D12), which a date like 2021-04-23T10:00:00Z must not be.
+	// comparison (API.md D12), which a date like 2021-04-23T10:00:00Z must not be.
 	src := b.Value.Text
 	if src == "" {
 		src = b.Value.Str
@@ -735,7 +735,7 @@ func (e *Engine) release(s scored) {
 	}
 }
 
-// spend charges n steps of work against the request's budget (decisions D11: a request
+// spend charges n steps of work against the request's budget (API.md D11: a request
 // stops inside the engine instead of holding an instance past its time).
 func (e *Engine) spend(n int) error {
 	e.steps += int64(n)

@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/match"
 )
 
-// Limits of decisions D11.
+// Limits of API.md D11.
 const (
 	maxBoolClauses   = 1024
 	maxExpansions    = 10000

@@ -16,7 +16,7 @@ package eval
 // Positions are the slot lists the caller fills per item (already shifted by each slot's
 // offset, as Lucene's PhrasePositions.position). The queue is Lucene's PriorityQueue,
 // step for step, so that the matches, and so the scores, are Lucene's even where its
-// re-queueing after a collision is not a plain ordering (decisions D6).
+// re-queueing after a collision is not a plain ordering (API.md D6).
 type sloppyPhrase struct {
 	slop   int
 	s      []sloppySlot

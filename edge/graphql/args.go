@@ -13,7 +13,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
-// gqlArgKind says how an argument of content compiles (decisions D9).
+// gqlArgKind says how an argument of content compiles (API.md D9).
 type gqlArgKind uint8
 
 const (
@@ -30,7 +30,7 @@ const (
 	argDepth
 )
 
-// gqlArgs are the arguments of content: the spec's table (§3) plus retrieveChild and
+// gqlArgs are the arguments of content: the documented table (API.md D9) plus retrieveChild and
 // depth (D9). Names match case-insensitively (D12), which also accepts the capitalised
 // member names of the examples (PublishedBy, ContentID) and contentId.
 var gqlArgs = [...]struct {

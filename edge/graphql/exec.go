@@ -15,7 +15,7 @@ import (
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
-// GraphQL endpoint (spec §3, decisions D8, D9, D11, D12).
+// GraphQL endpoint (API.md "GraphQL: query content", D8, D9, D11, D12).
 //
 // How a document is answered in the envelope mode (the default; mode.go tells the
 // modes apart):
@@ -35,7 +35,7 @@ import (
 //
 // The standard mode (standard.go) answers every root field in one {"data":{...}}.
 
-// graphQLLimits are the document limits of decisions D11.
+// graphQLLimits are the document limits of API.md D11.
 var graphQLLimits = parser.Limits{
 	MaxBytes:  parser.DefaultMaxBytes,
 	MaxDepth:  parser.DefaultMaxDepth,

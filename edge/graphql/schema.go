@@ -198,7 +198,7 @@ const contentStandardDesc = "Content items of the environment: one page (page 1 
 
 const contentPageDesc = "The same page as content with the same arguments, and totalItems: the number of matches across all pages."
 
-// contentBaseArgs describe the arguments of content (D9): the spellings of the spec's
+// contentBaseArgs describe the arguments of content (D9): the documented spellings of the
 // table and examples; contentArgs adds the equivalents.
 var contentBaseArgs = [...]gqlInput{
 	{name: "name", typ: "String", desc: "Filter by Name (every word must occur)."},

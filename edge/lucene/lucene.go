@@ -5,7 +5,7 @@
 //
 // The classic parser is a hand-written lexer and recursive-descent parser that
 // follows Lucene's QueryParser.jj and QueryParserBase.java token for token, with
-// Elasticsearch's QueryStringQueryParser on top (decisions D10, D12): the operator
+// Elasticsearch's QueryStringQueryParser on top (API.md D10, D12): the operator
 // precedence, the odd cases (`a OR b AND c` is `a +b +c`), the lexical states
 // (boost numbers, range bounds) and the toString forms of the result are Lucene's.
 //
@@ -34,7 +34,7 @@ const (
 )
 
 // DefaultMaxClauses is Lucene's default maximum clause count, the query_string limit
-// of decisions D11.
+// of API.md D11.
 const DefaultMaxClauses = 1024
 
 // MaxDepth is the deepest nesting of parentheses a query may have. Lucene has no

@@ -9,7 +9,7 @@ import (
 )
 
 // Query is a node of the query model. String prints the node in Lucene's
-// Query.toString() notation with every field named (decisions D10).
+// Query.toString() notation with every field named (API.md D10).
 type Query interface {
 	String() string
 	isQuery()
@@ -394,7 +394,7 @@ type SortField struct {
 }
 
 // Search is a compiled request: what to match, in which order, which page. An empty
-// Sort means by relevance when Query scores, else the default order of decisions D6.
+// Sort means by relevance when Query scores, else the default order of API.md D6.
 type Search struct {
 	Query Query
 	Sort  []SortField

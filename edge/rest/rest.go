@@ -20,7 +20,7 @@ var restFilters = [...]struct{ param, field string }{
 	{"searchByCreatedBy", "CreatedBy"},
 }
 
-// restListParams are every parameter of the list endpoint, in the spec's spelling.
+// restListParams are every parameter of the list endpoint, in the documented spelling.
 var restListParams = [...]string{
 	"searchByName", "searchByTemplateName", "status", "searchByCreatedBy",
 	"page", "pageSize", "sort", "sortAsc",

@@ -13,7 +13,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/edgetest"
 )
 
-// documentedStandard are the documented queries of spec §3 written in standard GraphQL
+// documentedStandard are the documented queries of API.md ("GraphQL: query content") written in standard GraphQL
 // syntax (no empty `()` or `{ }`), which graphql-js must validate against our schema in
 // the envelope mode. Data is typed (ContentData), so standard GraphQL selects elements
 // of it; selecting Data whole is the dialect's (D9), which graphql-js rightly refuses.

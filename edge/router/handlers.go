@@ -66,7 +66,7 @@ func graphQLSchema(dst []byte, env *environment, req *edge.Request) ([]byte, err
 	return graphql.AppendSDL(dst, env.gql, f.Standard), nil
 }
 
-// search answers POST/GET /cda/es/v1/<env> (spec §4, decisions D7, D10, D11, D12): the
+// search answers POST/GET /cda/es/v1/<env> (API.md "Search: query content", D7, D10, D11, D12): the
 // body (or GET ?source=, or ?q=) is decoded by package dsl, evaluated by the engine,
 // and answered as {"status":200,"data":[...],"totalItems":N[,"aggregations":{...}]}.
 func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
@@ -118,7 +118,7 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// validateQuery answers /cda/es/v1/<env>/_validate/query (decisions D10): with
+// validateQuery answers /cda/es/v1/<env>/_validate/query (API.md D10): with
 // ?explain=true, the query printed in Lucene's Query.toString() notation with every
 // field named; a query that does not compile answers valid:false with the error. A body
 // that is not JSON is still a 400 invalid_json (D8).

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkSearch measures the search endpoint end to end (decode, evaluate, write)
-// on generated environments (ISSUE 3's benchmark list): query_string of 1, 3 and 10
+// on generated environments (the benchmark list of the search endpoint): query_string of 1, 3 and 10
 // terms, a wildcard, a bool with filters, and a terms aggregation.
 func BenchmarkSearch(b *testing.B) {
 	bodies := []struct{ name, body string }{

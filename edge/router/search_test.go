@@ -9,7 +9,7 @@ import (
 )
 
 // TestSearchConformance runs testdata/conformance/search.json against the native router
-// (decisions D4–D12 for the search endpoint).
+// (API.md D4–D12 for the search endpoint).
 func TestSearchConformance(t *testing.T) {
 	edgetest.RunCases(t, edgetest.NativeHandler(t), edgetest.LoadCases(t, "search.json"))
 }

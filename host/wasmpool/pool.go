@@ -60,7 +60,7 @@ type Options struct {
 	// CallTimeout, when positive, is a watchdog on each call into an instance: a call
 	// still running after it is stopped and its instance replaced. Zero (the default)
 	// means no watchdog: the engine's own step budget already stops a request after
-	// about a second of work (decisions D11), and wazero's close-on-context-done makes
+	// about a second of work (API.md D11), and wazero's close-on-context-done makes
 	// every call markedly slower (5-10x on scans).
 	CallTimeout time.Duration
 	// Stderr receives the guests' standard error (a Go guest's panic message); nil

@@ -1,4 +1,4 @@
-// Checks the edge GraphQL endpoint's schema with graphql-js (ISSUE 4, decisions D9).
+// Checks the edge GraphQL endpoint's schema with graphql-js (API.md D9).
 //
 //   node check.mjs introspection-query   prints graphql-js's full introspection query
 //                                        (the one GraphiQL sends) as JSON: {"query": "..."}

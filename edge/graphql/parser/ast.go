@@ -1,11 +1,11 @@
 // Package graphql is a hand-written lexer, parser and printer for GraphQL executable
-// documents (queries and fragments), with the relaxations of the spec's dialect (§3,
-// decisions D9): an empty argument list `content()` and an empty selection set `{ }`.
+// documents (queries and fragments), with the relaxations of the documented dialect (API.md
+// D9): an empty argument list `content()` and an empty selection set `{ }`.
 // Off-the-shelf parsers reject both, which is why this package exists.
 //
 // It is syntax only: it knows nothing of the content schema or the engine. It compiles
 // with TinyGo (no reflection, no fmt in the hot path), never panics on any input, and
-// bounds every document by Limits (decisions D11), so a hostile document costs at most
+// bounds every document by Limits (API.md D11), so a hostile document costs at most
 // linear time in its size.
 package parser
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// documented are the GraphQL examples of the spec (§3) and of ISSUE 4, written exactly
+// documented are the GraphQL examples of API.md ("GraphQL: query content"), written exactly
 // as documented: the dialect's `content()` and `{ }` included (D9).
 var documented = []string{
 	`query { content(){ } }`,

@@ -7,7 +7,7 @@ import (
 )
 
 // ErrorKind separates what the client wrote wrong from what was too big, because the
-// two map to different error codes (decisions D12: invalid_query, too_complex).
+// two map to different error codes (API.md D12: invalid_query, too_complex).
 type ErrorKind uint8
 
 // Error kinds.
@@ -15,7 +15,7 @@ const (
 	// SyntaxError: the document is not GraphQL (or uses what this service does not
 	// accept, such as type system definitions).
 	SyntaxError ErrorKind = iota + 1
-	// LimitError: the document exceeds one of Limits (decisions D11).
+	// LimitError: the document exceeds one of Limits (API.md D11).
 	LimitError
 )
 
@@ -33,7 +33,7 @@ func (e *Error) Error() string {
 	return e.Message + " (line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ")"
 }
 
-// Limits bound a document (decisions D11). Zero fields take the defaults.
+// Limits bound a document (API.md D11). Zero fields take the defaults.
 type Limits struct {
 	// MaxBytes is the largest accepted source, in bytes.
 	MaxBytes int
@@ -45,7 +45,7 @@ type Limits struct {
 	MaxTokens int
 }
 
-// Default limits (decisions D11: document 64 KiB, depth 16). The token limit is ours:
+// Default limits (API.md D11: document 64 KiB, depth 16). The token limit is ours:
 // generous for any hand-written or generated query (GraphiQL's introspection query has
 // about 400 tokens) and small enough that a document's tree stays small.
 const (

@@ -38,7 +38,7 @@
 //     classic parser has no multi-field dis_max of query_string);
 //   - fuzzy terms over 24 characters: Lucene refuses them with two edits ("Term too
 //     complex", its automaton outgrows the determinization limit), the engine answers;
-//   - regular expressions with & ~ < > # (the engine refuses them, DIFFERENCES.md), and
+//   - regular expressions with & ~ < > # (the engine refuses them, API.md D10), and
 //     markup in query text (stripped at index time only);
 //   - regular expressions of only .* or .+: in large environments they expand past the
 //     10,000 terms the engine allows a pattern (D11), where Lucene has no limit;
