@@ -1,4 +1,4 @@
-// Package ingest reads content items (NDJSON or JSON arrays), validates them as decisions
+// Package ingest reads content items (NDJSON or JSON arrays), validates them as API.md
 // D2 requires, selects the items that go into a snapshot (D3) and builds the snapshot
 // with package snapshot.
 //
