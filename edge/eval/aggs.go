@@ -18,7 +18,7 @@ import (
 const maxBuckets = 65536
 
 type aggContext struct {
-	e       *Engine
+	e       *Evaluator
 	vals    []snapshot.Value
 	buckets int
 
@@ -33,7 +33,7 @@ type aggContext struct {
 // Its work is charged to the current request's budget; past it, or past maxBuckets
 // buckets in all, it fails with a too_complex *edge.Error. A metric over a field that
 // holds only text is an invalid_argument *edge.Error.
-func (e *Engine) Aggregate(aggs []*query.Agg, matched DocSet) ([]query.AggResult, error) {
+func (e *Evaluator) Aggregate(aggs []*query.Agg, matched DocSet) ([]query.AggResult, error) {
 	docs := make([]int, 0, matched.Count())
 	matched.ForEach(func(doc int) { docs = append(docs, doc) })
 	c := &aggContext{e: e}

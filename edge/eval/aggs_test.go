@@ -75,7 +75,7 @@ func TestAggregate(t *testing.T) {
 // ends when the interval is below the values' precision (1 on 1e19): one bucket is
 // answered as it is, and reaching a second would take endless empty buckets.
 func TestHistogramStepBelowPrecision(t *testing.T) {
-	e := NewEngine(snapshottest.Open(t, "hist", false,
+	e := NewEvaluator(snapshottest.Open(t, "hist", false,
 		`{"ContentID":"Content_0","Status":"Published","Data":{"n":1e19}}`,
 		`{"ContentID":"Content_1","Status":"Published","Data":{"n":1.0000000000000002e19}}`))
 	all, err := e.Search(&query.Search{Query: query.MatchAll{}})

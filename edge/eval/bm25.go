@@ -75,13 +75,13 @@ func ln(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
-func (e *Engine) newBM25(boost, idf float32, st fieldStats) bm25Scorer {
+func (e *Evaluator) newBM25(boost, idf float32, st fieldStats) bm25Scorer {
 	return bm25Scorer{weight: float32(boost * idf), cache: e.normTable(st)}
 }
 
 // normTable returns the norm factors of a field with statistics st. They depend only on
 // the field, not the term, so they are computed once per field rather than per term.
-func (e *Engine) normTable(st fieldStats) *[256]float32 {
+func (e *Evaluator) normTable(st fieldStats) *[256]float32 {
 	if t, ok := e.norms[st]; ok {
 		return t
 	}
@@ -114,7 +114,7 @@ type fieldStats struct {
 // stats returns the statistics of f's text dictionary or, for keyword, of its exact
 // values: there Lucene indexes no frequencies or norms, so the total term frequency is
 // the sum of document frequencies and every item counts as length 1.
-func (e *Engine) stats(f *snapshot.Field, keyword bool) fieldStats {
+func (e *Evaluator) stats(f *snapshot.Field, keyword bool) fieldStats {
 	if !keyword {
 		return fieldStats{docCount: int64(f.TextDocCount()), sumTotalTermFreq: f.SumTotalTermFreq()}
 	}
@@ -141,7 +141,7 @@ func (e *Engine) stats(f *snapshot.Field, keyword bool) fieldStats {
 
 // scoreTerm matches term i of dict and scores it with BM25. docFreq overrides the term's
 // own document frequency when positive (blended fuzzy terms).
-func (e *Engine) scoreTerm(f *snapshot.Field, dict snapshot.TermDict, i int, keyword, scoring bool, boost float32, docFreq int) (scored, error) {
+func (e *Evaluator) scoreTerm(f *snapshot.Field, dict snapshot.TermDict, i int, keyword, scoring bool, boost float32, docFreq int) (scored, error) {
 	out := scored{set: newDocSet(e.n)}
 	p := dict.Postings(i)
 	if err := e.spend(p.DocFreq); err != nil {

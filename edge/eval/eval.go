@@ -26,7 +26,7 @@ type scored struct {
 
 // run evaluates q. boost is the product of the enclosing Boost nodes; Lucene multiplies
 // it into each leaf's weight, and so do we, so that scores round as Lucene's do.
-func (e *Engine) run(q query.Query, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) run(q query.Query, scoring bool, boost float32) (scored, error) {
 	if err := e.spend(1); err != nil {
 		return scored{}, err
 	}
@@ -79,7 +79,7 @@ func (e *Engine) run(q query.Query, scoring bool, boost float32) (scored, error)
 }
 
 // constant gives every item of set the score boost (Lucene's ConstantScoreQuery).
-func (e *Engine) constant(set docSet, scoring bool, boost float32) scored {
+func (e *Evaluator) constant(set docSet, scoring bool, boost float32) scored {
 	if !scoring {
 		return scored{set: set}
 	}
@@ -88,7 +88,7 @@ func (e *Engine) constant(set docSet, scoring bool, boost float32) scored {
 	return scored{set: set, scores: scores, uniform: true}
 }
 
-func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
 	if len(q.Clauses) > maxBoolClauses {
 		return scored{}, edge.Errorf(edge.CodeTooComplex, "a bool query has %d clauses; the limit is %d", len(q.Clauses), maxBoolClauses)
 	}
@@ -211,7 +211,7 @@ func (e *Engine) boolean(q query.Bool, scoring bool, boost float32) (scored, err
 }
 
 // excludeMustNot removes the items of q's must_not clauses from set.
-func (e *Engine) excludeMustNot(q query.Bool, set docSet) error {
+func (e *Evaluator) excludeMustNot(q query.Bool, set docSet) error {
 	for _, c := range q.Clauses {
 		if c.Occur != query.MustNot {
 			continue
@@ -262,7 +262,7 @@ func isTermFilter(c query.Clause) bool {
 // Lucene leads a conjunction with its rarest clause. The answer is the same: every
 // other item is dropped by the intersection anyway. ok is false when the bool has no
 // such filters or nothing to score.
-func (e *Engine) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
+func (e *Evaluator) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
 	if !scoring {
 		return preFiltered{}, false
 	}
@@ -323,7 +323,7 @@ func zeroOutside(scores []float32, touched, keep docSet) {
 
 // addScores adds the scores of src's matches into dst (nil: all zero) and releases
 // src's buffer.
-func (e *Engine) addScores(dst []float32, src scored) []float32 {
+func (e *Evaluator) addScores(dst []float32, src scored) []float32 {
 	if src.scores == nil {
 		return dst
 	}
@@ -337,7 +337,7 @@ func (e *Engine) addScores(dst []float32, src scored) []float32 {
 }
 
 // atLeast returns the items that are in at least k of the sets.
-func (e *Engine) atLeast(sets []scored, k int) docSet {
+func (e *Evaluator) atLeast(sets []scored, k int) docSet {
 	out := e.newSet()
 	if k > len(sets) {
 		return out
@@ -360,7 +360,7 @@ func (e *Engine) atLeast(sets []scored, k int) docSet {
 	return out
 }
 
-func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) disMax(q query.DisMax, scoring bool, boost float32) (scored, error) {
 	out := scored{set: e.newSet()}
 	var sums []float32
 	tie := float32(q.TieBreaker)
@@ -402,7 +402,7 @@ func (e *Engine) disMax(q query.DisMax, scoring bool, boost float32) (scored, er
 // term evaluates a Term: analysed terms of a text field, exact values of "<f>.keyword",
 // or, on a field that holds numbers, booleans or dates, the typed value the text reads as
 // (as Elasticsearch's term and query_string queries do on such fields).
-func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) term(q query.Term, scoring bool, boost float32) (scored, error) {
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
 	f := e.snap.Field(base)
 	if f == nil {
@@ -430,7 +430,7 @@ func (e *Engine) term(q query.Term, scoring bool, boost float32) (scored, error)
 // typedEquals matches the items whose typed value equals text read as the field's
 // type: a date covers the whole unit it names (API.md D5), numbers compare
 // numerically (10 equals 10.0, D4).
-func (e *Engine) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
+func (e *Evaluator) typedEquals(f *snapshot.Field, text string) (docSet, bool) {
 	var lo, hi *query.Bound
 	// Words (most texts) read as neither: skip the parsers, whose errors allocate.
 	numeric := numberLike(text)
@@ -469,7 +469,7 @@ func numberLike(text string) bool {
 
 // fieldKind is the kind of the field's first typed value (0 when it has none), found
 // once per field: a field that few items have takes a scan of the collection.
-func (e *Engine) fieldKind(f *snapshot.Field) snapshot.ValueKind {
+func (e *Evaluator) fieldKind(f *snapshot.Field) snapshot.ValueKind {
 	if k, ok := e.kinds[f.Name()]; ok {
 		return k
 	}
@@ -488,7 +488,7 @@ func (e *Engine) fieldKind(f *snapshot.Field) snapshot.ValueKind {
 	return kind
 }
 
-func (e *Engine) existsSet(field string) docSet {
+func (e *Evaluator) existsSet(field string) docSet {
 	set := newDocSet(e.n)
 	f := e.snap.Field(strings.TrimSuffix(field, ".keyword"))
 	if f == nil {
@@ -506,7 +506,7 @@ func (e *Engine) existsSet(field string) docSet {
 // otherwise over typed values. Bounds given as text are read as the field's type: dates
 // for date fields (a day or a second means its start, API.md D12), numbers for
 // number fields, else (exact values) compared as strings in byte order.
-func (e *Engine) rangeSet(q query.Range) (docSet, error) {
+func (e *Evaluator) rangeSet(q query.Range) (docSet, error) {
 	if set, ok, err := e.textRange(q); ok {
 		return set, err // a text field: its analysed terms (textrange.go)
 	}
@@ -558,7 +558,7 @@ func coerceBound(b *query.Bound, kind snapshot.ValueKind, field string) (*query.
 }
 
 // valueRange returns the items with a typed value between lo and hi.
-func (e *Engine) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
+func (e *Evaluator) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
 	set := newDocSet(e.n)
 	dict := f.Keyword()
 	if f.HasSortOrders() && !f.MultiValued() && e.singleKind(f, lo, hi) {
@@ -580,7 +580,7 @@ func (e *Engine) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
 }
 
 // valueRangeScan is valueRange by visiting every item.
-func (e *Engine) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
+func (e *Evaluator) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
 	set := newDocSet(e.n)
 	dict := f.Keyword()
 	for doc := 0; doc < e.n; doc++ {
@@ -597,7 +597,7 @@ func (e *Engine) valueRangeScan(f *snapshot.Field, lo, hi *query.Bound) docSet {
 
 // singleKind reports whether every value of f has the one kind the bounds compare
 // with, so that its sorted order is also the order the bounds see.
-func (e *Engine) singleKind(f *snapshot.Field, lo, hi *query.Bound) bool {
+func (e *Evaluator) singleKind(f *snapshot.Field, lo, hi *query.Bound) bool {
 	var kind snapshot.ValueKind
 	for _, b := range []*query.Bound{lo, hi} {
 		if b == nil {
@@ -679,7 +679,7 @@ func boolCmp(a, b bool) int {
 
 // runFieldPattern evaluates q on every field whose name matches the pattern, as a
 // dis_max (the best field's score), as Elasticsearch's query_string does for fields: ["Data.*"].
-func (e *Engine) runFieldPattern(q query.Fielded, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) runFieldPattern(q query.Fielded, scoring bool, boost float32) (scored, error) {
 	pattern := q.FieldName()
 	var subs []query.Query
 	keyword := strings.HasSuffix(pattern, ".keyword")
@@ -698,8 +698,8 @@ func (e *Engine) runFieldPattern(q query.Fielded, scoring bool, boost float32) (
 	return e.disMax(query.DisMax{Queries: subs}, scoring, boost)
 }
 
-// scoreBuffer returns a zeroed per-item score array, reusing the engine's buffers.
-func (e *Engine) scoreBuffer() []float32 {
+// scoreBuffer returns a zeroed per-item score array, reusing the evaluator's buffers.
+func (e *Evaluator) scoreBuffer() []float32 {
 	var b []float32
 	if k := len(e.free); k > 0 {
 		b = e.free[k-1] // buffers are cleared when they are freed
@@ -716,7 +716,7 @@ func (e *Engine) scoreBuffer() []float32 {
 // set (boolean zeroes what its intersections drop), so only the blocks of 64 items
 // where the set has members need clearing: for a rare term, a few hundred bytes rather
 // than the whole array.
-func (e *Engine) release(s scored) {
+func (e *Evaluator) release(s scored) {
 	b := s.scores
 	if len(b) == 0 {
 		return
@@ -737,7 +737,7 @@ func (e *Engine) release(s scored) {
 
 // spend charges n steps of work against the request's budget (API.md D11: a request
 // stops inside the engine instead of holding an instance past its time).
-func (e *Engine) spend(n int) error {
+func (e *Evaluator) spend(n int) error {
 	e.steps += int64(n)
 	if e.maxSteps > 0 && e.steps > e.maxSteps {
 		return edge.Errorf(edge.CodeTooComplex, "the query needs more work than one request may do (limit: %d steps, about 1 s)", e.maxSteps)

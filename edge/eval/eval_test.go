@@ -19,12 +19,12 @@ var evalItems = []string{
 	`{"ContentID":"Content_3","Status":"Published","Name":"Kyoto's café","CreatedAt":"2023-06-01T12:00:00.000Z","Data":{"body":"nothing to see","flag":true}}`,
 }
 
-func evalEngine(t testing.TB) *Engine {
+func evalEngine(t testing.TB) *Evaluator {
 	t.Helper()
-	return NewEngine(snapshottest.Open(t, "eval", false, evalItems...))
+	return NewEvaluator(snapshottest.Open(t, "eval", false, evalItems...))
 }
 
-func docsOf(t *testing.T, e *Engine, q query.Query, sort ...query.SortField) string {
+func docsOf(t *testing.T, e *Evaluator, q query.Query, sort ...query.SortField) string {
 	t.Helper()
 	if sort == nil {
 		sort = []query.SortField{{Field: "ContentID"}}
@@ -201,7 +201,7 @@ func TestSloppyPhraseFreq(t *testing.T) {
 // TestRangeFastPathMatchesScan: a range over a top-level field answered from its sorted
 // order equals the same range answered by visiting every item, for many bounds.
 func TestRangeFastPathMatchesScan(t *testing.T) {
-	e := NewEngine(snapshottest.Open(t, "eval", false, evalItems...))
+	e := NewEvaluator(snapshottest.Open(t, "eval", false, evalItems...))
 	f := e.snap.Field("CreatedAt")
 	dates := []int64{0, 1577836800000, 1577836800001, 1609459200000, 1640995200000, 1685620800000, 1685620800000 + 1, 1 << 50}
 	bound := func(ms int64, incl bool) *query.Bound {

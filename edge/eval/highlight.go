@@ -18,7 +18,7 @@ import (
 // the value is cut into fragments of about FragmentSize characters, of which those with
 // the most distinct matched terms are kept. Its work is charged to the request's budget.
 type Highlighter struct {
-	e      *Engine
+	e      *Evaluator
 	spec   *query.Highlight
 	fields []fieldTerms // parallel to spec.Fields
 	tokens []analysis.Token
@@ -52,7 +52,7 @@ type hlFragment struct {
 // NewHighlighter prepares h for a search whose query is q: it reads, once, the terms
 // of h.Query (q when nil) for each of h's fields. Clauses that must not match mark
 // nothing; terms of .keyword fields mark nothing.
-func (e *Engine) NewHighlighter(q query.Query, h *query.Highlight) (*Highlighter, error) {
+func (e *Evaluator) NewHighlighter(q query.Query, h *query.Highlight) (*Highlighter, error) {
 	if h.Query != nil {
 		q = h.Query
 	}

@@ -20,7 +20,7 @@ const (
 )
 
 // multiTermDict returns the dictionary a multi-term node expands over.
-func (e *Engine) multiTermDict(field string) (snapshot.TermDict, bool) {
+func (e *Evaluator) multiTermDict(field string) (snapshot.TermDict, bool) {
 	base, keyword := strings.CutSuffix(field, ".keyword")
 	f := e.snap.Field(base)
 	if f == nil {
@@ -35,7 +35,7 @@ func (e *Engine) multiTermDict(field string) (snapshot.TermDict, bool) {
 // multiTermSet evaluates Prefix, Wildcard and Regexp: every term the pattern matches,
 // at most maxExpansions of them (D11). They score as constants, as Elasticsearch's
 // default constant_score rewrite does.
-func (e *Engine) multiTermSet(q query.Query) (docSet, error) {
+func (e *Evaluator) multiTermSet(q query.Query) (docSet, error) {
 	var field, prefix string
 	var pred func(string) (bool, error)
 	switch q := q.(type) {
@@ -88,12 +88,12 @@ func (e *Engine) multiTermSet(q query.Query) (docSet, error) {
 }
 
 // expand is expandErr for predicates that cannot fail.
-func (e *Engine) expand(dict snapshot.TermDict, prefix string, pred func(string) bool) (docSet, error) {
+func (e *Evaluator) expand(dict snapshot.TermDict, prefix string, pred func(string) bool) (docSet, error) {
 	return e.expandErr(dict, prefix, func(t string) (bool, error) { return pred(t), nil })
 }
 
 // expandErr unions the postings of the terms starting with prefix that pred accepts.
-func (e *Engine) expandErr(dict snapshot.TermDict, prefix string, pred func(string) (bool, error)) (docSet, error) {
+func (e *Evaluator) expandErr(dict snapshot.TermDict, prefix string, pred func(string) (bool, error)) (docSet, error) {
 	set := newDocSet(e.n)
 	matched := 0
 	for i, _ := dict.Find(prefix); i < dict.Len(); i++ {
@@ -182,7 +182,7 @@ type fuzzyTerm struct {
 // (top_terms_blended_freqs) does: the best MaxExpansions terms within the edit distance
 // (best = highest 1 - edits/min(length)), each scored as a term with that boost and with
 // the largest document frequency among them, summed.
-func (e *Engine) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, error) {
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
 	f := e.snap.Field(base)
 	if f == nil {

@@ -33,7 +33,7 @@ func TestFuzzyBoostClamped(t *testing.T) {
 // field with an empty exact value, matches (or not) like any other value; the matcher's
 // work limit, proportional to the value's length, used to refuse it as too complex.
 func TestWildcardEmptyValue(t *testing.T) {
-	e := NewEngine(snapshottest.Open(t, "wild", false,
+	e := NewEvaluator(snapshottest.Open(t, "wild", false,
 		`{"ContentID":"Content_0","Status":"Published","Data":{"alt":""}}`,
 		`{"ContentID":"Content_1","Status":"Published","Data":{"alt":"富士山"}}`))
 	for pattern, want := range map[string]string{"*富士?": "[1]", "*a*b": "[]", "?": "[]", "**": "[0 1]"} {

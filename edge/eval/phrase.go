@@ -56,7 +56,7 @@ func (c *cursor) advance(target int) bool {
 // phrase evaluates a phrase (Lucene's PhraseQuery and MultiPhraseQuery): exact with slop
 // 0, otherwise Lucene's sloppy matching, where each match within slop counts
 // 1/(1+distance) towards the phrase frequency that BM25 scores.
-func (e *Engine) phrase(field string, slots []phraseSlot, slop int, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) phrase(field string, slots []phraseSlot, slop int, scoring bool, boost float32) (scored, error) {
 	none := scored{set: newDocSet(e.n)}
 	base, keyword := strings.CutSuffix(field, ".keyword")
 	f := e.snap.Field(base)
@@ -180,7 +180,7 @@ func exactPhraseFreq(lists [][]int) float32 {
 
 // phrasePrefix expands the last term as a prefix to at most MaxExpansions terms (in term
 // order) and matches the phrase with those alternatives (match_phrase_prefix).
-func (e *Engine) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float32) (scored, error) {
+func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float32) (scored, error) {
 	if len(q.Terms) == 0 {
 		return scored{set: newDocSet(e.n)}, nil
 	}

@@ -66,7 +66,7 @@ func TestReuseMatchesFresh(t *testing.T) {
 			}})
 		}
 	}
-	answer := func(e *Engine, q query.Query) string {
+	answer := func(e *Evaluator, q query.Query) string {
 		e.BeginRequest()
 		res, err := e.Search(&query.Search{Query: q, Size: 1500, Scores: true})
 		if err != nil {
@@ -76,9 +76,9 @@ func TestReuseMatchesFresh(t *testing.T) {
 	}
 	want := make([]string, len(queries))
 	for i, q := range queries {
-		want[i] = answer(NewEngine(snap), q)
+		want[i] = answer(NewEvaluator(snap), q)
 	}
-	shared := NewEngine(snap)
+	shared := NewEvaluator(snap)
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 3 {
 		for _, i := range r.Perm(len(queries)) {
@@ -109,7 +109,7 @@ func genSnapshot(t *testing.T, n int) *snapshot.Snapshot {
 // answers exactly as the same bool whose filter is hidden in a nested bool, which is
 // evaluated in clause order over every item.
 func TestPreFilterSameAnswer(t *testing.T) {
-	e := NewEngine(genSnapshot(t, 800))
+	e := NewEvaluator(genSnapshot(t, 800))
 	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }
 	filter := term("TemplateName.keyword", "Recipe")
 	full := query.DisMax{Queries: []query.Query{

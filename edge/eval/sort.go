@@ -14,7 +14,7 @@ import (
 // Search evaluates s: it matches, scores when the order needs it, counts, sorts and
 // pages. The returned slices are reused by the next call.
 // The work it does is charged to the current request's budget (see BeginRequest).
-func (e *Engine) Search(s *query.Search) (Result, error) {
+func (e *Evaluator) Search(s *query.Search) (Result, error) {
 	for _, b := range e.used {
 		clear(b)
 	}
@@ -72,7 +72,7 @@ type sortKey struct {
 
 // order returns the matches ranked from..end-1 under keys; the final tie-break is the
 // item number (ContentID ascending, D6).
-func (e *Engine) order(m scored, total int, keys []query.SortField, from, end int) []int {
+func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end int) []int {
 	var resolved []sortKey
 	for _, k := range keys {
 		if k.Score {

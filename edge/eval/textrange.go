@@ -18,7 +18,7 @@ import (
 // ok is false when q is not on a text field: the exact (.keyword) form, whose whole
 // values compare, or a field of numbers, dates or booleans, which compare as such; the
 // caller then compares typed values.
-func (e *Engine) textRange(q query.Range) (set docSet, ok bool, err error) {
+func (e *Evaluator) textRange(q query.Range) (set docSet, ok bool, err error) {
 	if strings.HasSuffix(q.Field, ".keyword") {
 		return nil, false, nil
 	}

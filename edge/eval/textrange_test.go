@@ -54,7 +54,7 @@ func TestTextRangeLongValues(t *testing.T) {
 	for len(long) < 300 {
 		long += "omega "
 	}
-	e := NewEngine(snapshottest.Open(t, "long", false,
+	e := NewEvaluator(snapshottest.Open(t, "long", false,
 		`{"ContentID":"Content_0","Status":"Published","Data":{"body":"`+long+`"}}`,
 		`{"ContentID":"Content_1","Status":"Published","Data":{"body":"beta"}}`))
 	lo := &query.Bound{Value: query.Scalar{Kind: query.ScalarString, Str: "alpha"}, Inclusive: true}

@@ -134,7 +134,7 @@ func esCount(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := env.engine.Search(&query.Search{Query: q})
+	res, err := env.eval.Search(&query.Search{Query: q})
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +148,13 @@ func esCount(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 // _shards, hits (total, max_score, and per hit _index, _id = ContentID, _score,
 // _source as filtered, highlight) and aggregations.
 func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt bool) ([]byte, error) {
-	res, err := env.engine.Search(dreq.Search())
+	res, err := env.eval.Search(dreq.Search())
 	if err != nil {
 		return nil, err
 	}
 	var hl *eval.Highlighter
 	if dreq.Highlight != nil && len(res.Docs) > 0 {
-		if hl, err = env.engine.NewHighlighter(dreq.Query, dreq.Highlight); err != nil {
+		if hl, err = env.eval.NewHighlighter(dreq.Query, dreq.Highlight); err != nil {
 			return nil, err
 		}
 	}
@@ -209,7 +209,7 @@ func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt 
 			}
 		}
 		dst = append(dst, '}')
-		if err := env.engine.CheckAnswer(len(dst), len(dst)-start); err != nil {
+		if err := env.eval.CheckAnswer(len(dst), len(dst)-start); err != nil {
 			return nil, err
 		}
 	}
@@ -227,13 +227,13 @@ func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt 
 // search's matches (the engine reuses its result slices: the hits are written by now).
 func appendAggregations(dst []byte, env *environment, dreq *dsl.Request, matched eval.DocSet) ([]byte, error) {
 	if dreq.PostFilter != nil {
-		all, err := env.engine.Search(&query.Search{Query: dreq.Query})
+		all, err := env.eval.Search(&query.Search{Query: dreq.Query})
 		if err != nil {
 			return nil, err
 		}
 		matched = all.Matched
 	}
-	aggs, err := env.engine.Aggregate(dreq.Aggs, matched)
+	aggs, err := env.eval.Aggregate(dreq.Aggs, matched)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 		env, err := r.msearchEnv(envID, req)
 		if env != nil && err == nil {
 			if !containsEnv(used, env) {
-				env.engine.BeginRequest()
+				env.eval.BeginRequest()
 				used = append(used, env)
 				preview = preview || env.snap.Preview()
 			}

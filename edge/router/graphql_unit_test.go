@@ -186,7 +186,7 @@ func BenchmarkGraphQL(b *testing.B) {
 			var buf []byte
 			b.ReportAllocs()
 			for b.Loop() {
-				env.engine.BeginRequest() // as Serve does: one budget per request
+				env.eval.BeginRequest() // as Serve does: one budget per request
 				out, err := graphQL(buf[:0], env, req)
 				if err != nil {
 					b.Fatal(err)

@@ -17,7 +17,7 @@ func restList(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := env.engine.Search(s)
+	res, err := env.eval.Search(s)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func restList(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 		}
 		item := env.snap.Item(doc)
 		dst = append(dst, item...)
-		if err := env.engine.CheckAnswer(len(dst), len(item)); err != nil {
+		if err := env.eval.CheckAnswer(len(dst), len(item)); err != nil {
 			return nil, err
 		}
 	}
@@ -53,7 +53,7 @@ func restItem(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 // graphQL answers POST/GET /cda/graphql/v1/<env> (API.md D9), in the envelope or the
 // standard mode.
 func graphQL(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
-	return graphql.Execute(dst, env.gql, env.engine, req)
+	return graphql.Execute(dst, env.gql, env.eval, req)
 }
 
 // graphQLSchema answers GET /cda/graphql/v1/<env>/schema.graphql with the SDL of the
@@ -79,7 +79,7 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if derr != nil {
 		return nil, derr
 	}
-	res, err := env.engine.Search(dreq.Search())
+	res, err := env.eval.Search(dreq.Search())
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 		}
 		start := len(dst)
 		dst = dreq.Source.Append(dst, env.snap.Item(doc))
-		if err := env.engine.CheckAnswer(len(dst), len(dst)-start); err != nil {
+		if err := env.eval.CheckAnswer(len(dst), len(dst)-start); err != nil {
 			return nil, err
 		}
 	}
@@ -102,13 +102,13 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 		// the engine reuses it.)
 		matched := res.Matched
 		if dreq.PostFilter != nil {
-			all, err := env.engine.Search(&query.Search{Query: dreq.Query})
+			all, err := env.eval.Search(&query.Search{Query: dreq.Query})
 			if err != nil {
 				return nil, err
 			}
 			matched = all.Matched
 		}
-		aggs, err := env.engine.Aggregate(dreq.Aggs, matched)
+		aggs, err := env.eval.Aggregate(dreq.Aggs, matched)
 		if err != nil {
 			return nil, err
 		}

@@ -46,10 +46,10 @@ type Router struct {
 // environment is one served snapshot with its evaluator and its GraphQL schema (typed
 // from the snapshot's items on first use, then kept).
 type environment struct {
-	snap   *snapshot.Snapshot
-	engine *eval.Engine
-	hash   [32]byte
-	gql    *graphql.Schema
+	snap *snapshot.Snapshot
+	eval *eval.Evaluator
+	hash [32]byte
+	gql  *graphql.Schema
 	// fields is the snapshot's content.Schema, kept with it so that what the front-ends
 	// learn of its fields (types, the text fields "*" means) is resolved once.
 	fields *content.Fields
@@ -77,10 +77,10 @@ func New(opts Options) *Router {
 
 // Load serves snap under its environment id, replacing any snapshot of that id.
 func (r *Router) Load(snap *snapshot.Snapshot) {
-	e := eval.NewEngine(snap)
+	e := eval.NewEvaluator(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
 	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
-	r.envs[snap.Environment()] = &environment{snap: snap, engine: e, hash: snap.Hash(), gql: graphql.NewSchema(snap), fields: content.NewFields(snap)}
+	r.envs[snap.Environment()] = &environment{snap: snap, eval: e, hash: snap.Hash(), gql: graphql.NewSchema(snap), fields: content.NewFields(snap)}
 }
 
 // handler answers one route: it appends a 200 body to dst or returns an error, which
@@ -159,10 +159,10 @@ func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Err
 			return resp
 		}
 	}
-	env.engine.BeginRequest()
+	env.eval.BeginRequest()
 	buf, err := handlers[rt](r.buf[:0], env, req)
 	if err == nil {
-		err = env.engine.CheckAnswer(len(buf), 0)
+		err = env.eval.CheckAnswer(len(buf), 0)
 	}
 	if err != nil {
 		return r.failure(env, rt, req, edge.AsError(err))

@@ -7,9 +7,9 @@ import (
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
-// Engine evaluates searches against one snapshot. It keeps scratch buffers between
+// Evaluator evaluates searches against one snapshot. It keeps scratch buffers between
 // calls, so it is not safe for concurrent use; the snapshot it reads may be shared.
-type Engine struct {
+type Evaluator struct {
 	snap *snapshot.Snapshot
 	n    int
 
@@ -41,28 +41,28 @@ type Engine struct {
 // stops such a request after about 1 s in wasm and 0.07-0.15 s natively.
 const DefaultMaxSteps = 5_000_000
 
-// NewEngine returns an engine over snap.
-func NewEngine(snap *snapshot.Snapshot) *Engine {
-	return &Engine{snap: snap, n: snap.Len(), maxSteps: DefaultMaxSteps}
+// NewEvaluator returns an evaluator over snap.
+func NewEvaluator(snap *snapshot.Snapshot) *Evaluator {
+	return &Evaluator{snap: snap, n: snap.Len(), maxSteps: DefaultMaxSteps}
 }
 
 // SetMaxSteps changes the work budget of one request; zero or less means unlimited.
-func (e *Engine) SetMaxSteps(n int64) { e.maxSteps = n }
+func (e *Evaluator) SetMaxSteps(n int64) { e.maxSteps = n }
 
 // BeginRequest starts a new request's work budget. Everything the request runs after it
 // (every search, aggregation, GraphQL descendant lookup and projection) spends the same
 // budget, so no shape of request can do more than one budget's work (API.md D11).
-func (e *Engine) BeginRequest() { e.steps = 0 }
+func (e *Evaluator) BeginRequest() { e.steps = 0 }
 
 // SetMaxAnswerBytes sets the largest answer body a request may build (CheckAnswer); zero
 // or less means unlimited.
-func (e *Engine) SetMaxAnswerBytes(n int) { e.maxAnswer = max(n, 0) }
+func (e *Evaluator) SetMaxAnswerBytes(n int) { e.maxAnswer = max(n, 0) }
 
 // CheckAnswer reports a too_complex *edge.Error when an answer of size bytes is over the
 // limit, and charges the copying of a piece of copied bytes to the budget (one step per
 // KiB). Front-ends call it as they append items, so that an answer stops growing as soon
 // as it is too large rather than after it is built.
-func (e *Engine) CheckAnswer(size, copied int) error {
+func (e *Evaluator) CheckAnswer(size, copied int) error {
 	if e.maxAnswer > 0 && size > e.maxAnswer {
 		return edge.Errorf(edge.CodeTooComplex, "the answer would be larger than %d bytes (the response size limit); ask for fewer items, a smaller page or fewer fields", e.maxAnswer)
 	}
@@ -74,11 +74,11 @@ func (e *Engine) CheckAnswer(size, copied int) error {
 
 // Spend charges n steps of work to the current request's budget; past the budget it
 // returns a too_complex *edge.Error. Front-ends call it for work they do outside the
-// engine's own loops (projecting items, rendering).
-func (e *Engine) Spend(n int) error { return e.spend(n) }
+// evaluator's own loops (projecting items, rendering).
+func (e *Evaluator) Spend(n int) error { return e.spend(n) }
 
-// Snapshot is the snapshot the engine reads.
-func (e *Engine) Snapshot() *snapshot.Snapshot { return e.snap }
+// Snapshot is the snapshot the evaluator reads.
+func (e *Evaluator) Snapshot() *snapshot.Snapshot { return e.snap }
 
 // Result is one page of a search: the items in order, their scores, and every match.
 type Result struct {
@@ -117,7 +117,7 @@ const maxFreeSets = 32
 // newSet returns an empty set over the collection, reusing a released one when it can:
 // a query over many fields makes and drops dozens of sets, and allocating each (sized to
 // the collection) was a large part of a query's time.
-func (e *Engine) newSet() docSet {
+func (e *Evaluator) newSet() docSet {
 	if k := len(e.sets); k > 0 {
 		s := e.sets[k-1]
 		e.sets = e.sets[:k-1]
@@ -128,7 +128,7 @@ func (e *Engine) newSet() docSet {
 
 // releaseSet hands back a set nothing reads any more. Only sets made during the
 // current evaluation and consumed by it are released: never a result's Matched set.
-func (e *Engine) releaseSet(s docSet) {
+func (e *Evaluator) releaseSet(s docSet) {
 	if len(s) == 0 || len(e.sets) >= maxFreeSets {
 		return
 	}
