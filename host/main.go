@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -140,7 +141,14 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		m = metrics.New(metrics.Sources{Snapshots: reloader.Served, PoolSize: eng.Size,
 			Failures: eng.Failures, Reloads: reloader.Counts})
 	}
-	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log}
+	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log, RetryAfter: time.Second}
+	if cfg.MaxInFlightPerInstance > 0 {
+		instances := cfg.Instances
+		if instances <= 0 {
+			instances = runtime.GOMAXPROCS(0)
+		}
+		apiOpts.MaxInFlight = instances * cfg.MaxInFlightPerInstance
+	}
 	if cfg.Compress {
 		apiOpts.Compressor = compress.New(cfg.CompressMinBytes)
 	}
@@ -170,6 +178,8 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		WriteTimeout:      cfg.WriteTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
+		MaxConnections:    cfg.MaxConnections,
+		RetryAfter:        time.Second,
 	}, cfg.ShutdownTimeout, log)
 }
 
@@ -199,7 +209,10 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 			Instances:   cfg.Instances,
 			CallTimeout: cfg.CallTimeout,
 			Stderr:      os.Stderr,
-			Logger:      log,
+
+			QueueTimeout:     cfg.QueueTimeout,
+			ReplaceBusyAfter: cfg.ReplaceBusyAfter,
+			Logger:           log,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("start wasm pool: %w", err)
