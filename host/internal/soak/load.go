@@ -21,8 +21,8 @@ type kind struct {
 	// rate (expensiveEvery) rather than in the mix, as an abusive client would, so
 	// that they load the engine without being most of its work.
 	expensive bool
-	build   func(r *rand.Rand, c *client) *http.Request
-	ok      func(status int) bool
+	build     func(r *rand.Rand, c *client) *http.Request
+	ok        func(status int) bool
 }
 
 func is(statuses ...int) func(int) bool {
