@@ -113,7 +113,7 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.IntVar(&c.Instances, "instances", 0, "wasm instances (default GOMAXPROCS)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 0, "watchdog on each call into a wasm instance, e.g. 5s (default off: the engine's work budget already ends a request after about 1 s of work)")
 	fs.IntVar(&c.MaxConnections, "max-connections", 4096, "most connections open at once; past it a new connection gets 503 with Retry-After and is closed (0: no limit)")
-	fs.IntVar(&c.MaxInFlightPerInstance, "max-inflight-per-instance", 32, "most requests answering or waiting per engine instance (--instances, GOMAXPROCS for native); past it a request gets 503 with Retry-After (0: no limit)")
+	fs.IntVar(&c.MaxInFlightPerInstance, "max-inflight-per-instance", 64, "most requests answering or waiting per engine instance (--instances, GOMAXPROCS for native); past it a request gets 503 with Retry-After (0: no limit)")
 	fs.DurationVar(&c.QueueTimeout, "queue-timeout", 2*time.Second, "longest wait for a free wasm instance before answering 503 with Retry-After")
 	fs.DurationVar(&c.ReplaceBusyAfter, "replace-busy-after", 3*time.Second, "a wasm instance still answering one request after this is replaced by a fresh one for the next requests (closed when its request ends)")
 	fs.StringVar(&c.Router.CacheControl, "cache-control", "public, max-age=60", "Cache-Control of published environments' 200s; preview ones always send private, no-store")
