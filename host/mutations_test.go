@@ -164,7 +164,6 @@ func TestSnapshotFileMutations(t *testing.T) {
 						status, b, err := c.get(fmt.Sprintf("/cda/rest/v1/%s/contents?pageSize=1", testsnap.Env))
 						return err == nil && status == 200 && regexpVersion(last).Match(b)
 					})
-					gone.Store(false)
 					stop.Store(true)
 					wg.Wait()
 					close(errs)
