@@ -69,18 +69,33 @@ type handler struct {
 	inflight chan struct{} // one token per request in the engine; nil: unbounded
 }
 
+// maxDrain and maxDrainTime bound what is read and dropped of a body over the limit,
+// after its 413 is sent.
+const (
+	maxDrain     = 16 << 20
+	maxDrainTime = 2 * time.Second
+)
+
 // errTooLarge means the request body is over the limit.
 var errTooLarge = errors.New("request body too large")
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r, h.opts.MaxBodyBytes)
 	if errors.Is(err, errTooLarge) {
-		// Answer without reading the rest: a client announcing (or sending) more than the
-		// limit gets its 413 at once. Connection: close makes the server half-close and
-		// linger before closing, so the client reads the answer rather than a reset.
+		// Answer before reading the rest: a client announcing (or sending) more than the
+		// limit gets its 413 at once. Then read and drop a bounded part of what it still
+		// sends, briefly: a client that writes its whole body before reading would
+		// otherwise see the connection reset instead of the answer.
+		rc := http.NewResponseController(w)
+		_ = rc.EnableFullDuplex()
 		w.Header().Set("Connection", "close")
 		WriteResponse(w, edge.ErrorResponse(edge.CodePayloadTooLarge,
 			fmt.Sprintf("The request body is larger than %d bytes.", h.opts.MaxBodyBytes)))
+		_ = rc.Flush()
+		if r.Body != nil {
+			_ = rc.SetReadDeadline(time.Now().Add(maxDrainTime))
+			_, _ = io.CopyN(io.Discard, r.Body, maxDrain)
+		}
 		return
 	}
 	if err != nil {
