@@ -25,6 +25,11 @@ const (
 	CodeURITooLong          Code = "uri_too_long"
 	CodeTooComplex          Code = "too_complex"
 	CodeInternal            Code = "internal"
+	// CodeRequestTimeout and CodeUnavailable come from a runtime's HTTP layer, never from
+	// the router: a request body that did not arrive within the read timeout, and a
+	// server at its connection or in-flight request limit (answered with Retry-After).
+	CodeRequestTimeout Code = "request_timeout"
+	CodeUnavailable    Code = "unavailable"
 )
 
 // Status is the HTTP status of the code: the one place that maps the error vocabulary
@@ -43,6 +48,10 @@ func (c Code) Status() int {
 		return 413
 	case CodeURITooLong:
 		return 414
+	case CodeRequestTimeout:
+		return 408
+	case CodeUnavailable:
+		return 503
 	default:
 		return 500
 	}

@@ -200,6 +200,7 @@ func TestCodeStatus(t *testing.T) {
 		CodeInvalidArgument: 400, CodeInvalidJSON: 400, CodeInvalidQuery: 400, CodeTooComplex: 400,
 		CodeUnauthorized: 401, CodeEnvironmentNotFound: 404, CodeContentNotFound: 404, CodeNotFound: 404,
 		CodeMethodNotAllowed: 405, CodePayloadTooLarge: 413, CodeURITooLong: 414, CodeInternal: 500,
+		CodeRequestTimeout: 408, CodeUnavailable: 503,
 		Code("no_such_code"): 500,
 	}
 	for code, status := range want {

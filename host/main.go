@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -100,6 +101,12 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			log.Warn("preview environment without an access token: every request gets 401", "env", f.Env)
 		}
 	}
+	if cfg.Instances <= 0 {
+		cfg.Instances = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Engine == "wasm" {
+		spareProcs(cfg.Instances, log)
+	}
 	eng, err := newEngine(ctx, cfg, files, log)
 	if err != nil {
 		return err
@@ -140,7 +147,10 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		m = metrics.New(metrics.Sources{Snapshots: reloader.Served, PoolSize: eng.Size,
 			Failures: eng.Failures, Reloads: reloader.Counts})
 	}
-	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log}
+	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log, RetryAfter: time.Second}
+	if cfg.MaxInFlightPerInstance > 0 {
+		apiOpts.MaxInFlight = cfg.Instances * cfg.MaxInFlightPerInstance
+	}
 	if cfg.Compress {
 		apiOpts.Compressor = compress.New(cfg.CompressMinBytes)
 	}
@@ -170,7 +180,26 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		WriteTimeout:      cfg.WriteTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
+		MaxConnections:    cfg.MaxConnections,
+		RetryAfter:        time.Second,
 	}, cfg.ShutdownTimeout, log)
+}
+
+// spareProcs gives the Go scheduler more Ps than wasm calls can hold at once. Go cannot
+// preempt a goroutine running wasm code compiled by wazero, so each call holds its P
+// until it returns: with as many Ps as instances, a few long calls (a request spending
+// its whole budget, the instances of a new snapshot set loading) left no P for the
+// listener and the other requests, which paused for seconds. Instances answering, as
+// many again being built or replaced, and two for everything else; the kernel shares
+// the CPUs between the threads. An explicit GOMAXPROCS is left alone.
+func spareProcs(instances int, log *slog.Logger) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return
+	}
+	if want := 2*instances + 2; runtime.GOMAXPROCS(0) < want {
+		log.Info("scheduler threads raised above the wasm instances", "gomaxprocs", want, "instances", instances)
+		runtime.GOMAXPROCS(want)
+	}
 }
 
 func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log *slog.Logger) (engine, error) {
@@ -199,7 +228,10 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 			Instances:   cfg.Instances,
 			CallTimeout: cfg.CallTimeout,
 			Stderr:      os.Stderr,
-			Logger:      log,
+
+			QueueTimeout:     cfg.QueueTimeout,
+			ReplaceBusyAfter: cfg.ReplaceBusyAfter,
+			Logger:           log,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("start wasm pool: %w", err)

@@ -99,8 +99,12 @@ func TestOperations(t *testing.T) {
 	if p.StatusCode != 200 || p.Header.Get("Cache-Control") != "private, no-store" {
 		t.Errorf("preview: %d %v", p.StatusCode, p.Header)
 	}
-	if p, _ := get(t, base+"/cda/rest/v1/preview/contents", map[string]string{"Authorization": "Bearer nope"}); p.StatusCode != 401 {
-		t.Errorf("preview, wrong token: %d", p.StatusCode)
+	// A wrong token answers exactly as a missing one; both are counted and logged
+	// without the token.
+	wrong, wrongBody := get(t, base+"/cda/rest/v1/preview/contents", map[string]string{"Authorization": "Bearer nope-wrong-token"})
+	missing, missingBody := get(t, base+"/cda/rest/v1/preview/contents", nil)
+	if wrong.StatusCode != 401 || missing.StatusCode != 401 || !bytes.Equal(wrongBody, missingBody) {
+		t.Errorf("preview, wrong token: %d %s; missing token: %d %s", wrong.StatusCode, wrongBody, missing.StatusCode, missingBody)
 	}
 	// A client's request id is kept.
 	if r, _ := get(t, base+"/cda/rest/v1/nope/contents", map[string]string{"X-Request-Id": "abc-123"}); r.Header.Get("X-Request-Id") != "abc-123" || r.StatusCode != 404 {
@@ -110,7 +114,8 @@ func TestOperations(t *testing.T) {
 	resp, b = get(t, base+"/metrics", nil)
 	for _, want := range []string{
 		`cda_http_requests_total{env="demo",route="rest.list",status="200"}`,
-		`cda_http_requests_total{env="preview",route="rest.list",status="401"}`,
+		`cda_http_requests_total{env="preview",route="rest.list",status="401"} 2`,
+		`cda_preview_auth_failures_total{env="preview"} 2`,
 		`cda_http_requests_total{env="",route="rest.list",status="404"}`,
 		`cda_http_request_duration_seconds_bucket{route="rest.list"`,
 		`cda_snapshot_info{env="demo",preview="false",version="`,
@@ -126,9 +131,13 @@ func TestOperations(t *testing.T) {
 
 	// Access log: one JSON line per request with the documented fields.
 	var found bool
+	denied := 0
 	for _, line := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(line, previewToken) {
-			t.Errorf("the log shows the preview token: %s", line)
+		if strings.Contains(line, previewToken) || strings.Contains(line, "nope-wrong-token") {
+			t.Errorf("the log shows a preview token: %s", line)
+		}
+		if strings.Contains(line, `"msg":"preview access denied"`) {
+			denied++
 		}
 		var e map[string]any
 		if json.Unmarshal([]byte(line), &e) != nil || e["msg"] != "request" || e["id"] != "abc-123" {
@@ -143,5 +152,8 @@ func TestOperations(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no access log line for request abc-123:\n%s", logs)
+	}
+	if denied != 2 {
+		t.Errorf("%d preview access denied lines, want 2", denied)
 	}
 }

@@ -62,7 +62,10 @@ func Words(name, value string) ([]string, error) {
 
 // AllWords is the string filter of D4: an item matches when every word occurs in the
 // analysed value of one of fields (any field may hold a different word). It does not
-// score. With no fields it matches nothing.
+// score. With no fields it matches nothing. A word given twice is one condition, and
+// many words nest in bools of at most MaxBoolClauses clauses, so that a filter within the
+// URL and body limits is answered (within the work budget) rather than refused by the
+// evaluator's limit on one bool's clauses (API.md D11).
 func AllWords(fields, words []string) query.Query {
 	if len(fields) == 0 {
 		return query.MatchNone{}
@@ -77,14 +80,37 @@ func AllWords(fields, words []string) query.Query {
 		}
 		return b
 	}
+	words = distinct(words)
 	if len(words) == 1 {
 		return one(words[0])
 	}
-	b := query.Bool{Clauses: make([]query.Clause, len(words))}
+	clauses := make([]query.Clause, len(words))
 	for i, w := range words {
-		b.Clauses[i] = query.Clause{Occur: query.Filter, Query: one(w)}
+		clauses[i] = query.Clause{Occur: query.Filter, Query: one(w)}
 	}
-	return b
+	return query.Bool{Clauses: query.Group(clauses, query.Filter, MaxBoolClauses)}
+}
+
+// MaxBoolClauses is the most clauses of one bool the front-ends build for a list of
+// values (a word filter, a terms clause): the evaluator's limit on the clauses of one
+// bool (Lucene's max clause count, API.md D11).
+const MaxBoolClauses = 1024
+
+// distinct returns words without repeats, in first-seen order (words itself when it
+// has none).
+func distinct(words []string) []string {
+	if len(words) < 2 {
+		return words
+	}
+	seen := make(map[string]bool, len(words))
+	out := words[:0:0]
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // FieldFilter compiles a string filter on one field (D4), named name in errors; nil when

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
@@ -110,7 +111,9 @@ func (d *decoder) terms(body jsonr.Result, path string) (query.Query, error) {
 		}
 		clauses = append(clauses, query.Clause{Occur: query.Should, Query: q})
 	}
-	// Elasticsearch's TermInSetQuery: a constant-score disjunction.
+	// Elasticsearch's TermInSetQuery: a constant-score disjunction, nested when it has
+	// more values than one bool may hold (the terms limit is far above the clause one).
+	clauses = query.Group(clauses, query.Should, content.MaxBoolClauses)
 	return boosted(query.ConstantScore{Query: query.Bool{Clauses: clauses}}, b), nil
 }
 

@@ -229,3 +229,69 @@ func FuzzDecodeOptions(f *testing.F) {
 		}
 	})
 }
+
+// splitHeaders turns fuzz bytes into header fields: lines of name:value.
+func splitHeaders(blob []byte) []edge.Header {
+	var hs []edge.Header
+	for _, line := range bytes.Split(blob, []byte("\n")) {
+		if name, value, ok := bytes.Cut(line, []byte(":")); ok {
+			hs = append(hs, edge.Header{Name: string(name), Value: string(value)})
+		}
+	}
+	return hs
+}
+
+// FuzzRequestRoundTrip frames arbitrary requests the way the host sends them to the
+// module: every request decodes back to itself.
+func FuzzRequestRoundTrip(f *testing.F) {
+	f.Add("GET", "/cda/rest/v1/demo/contents", "pageSize=2", []byte("accept:*/*\nhost:x"), []byte(nil))
+	f.Add("POST", "/cda/es/v1/demo", "", []byte("content-type:application/json"), []byte(`{"query":{"match_all":{}}}`))
+	f.Add("", "", "", []byte(":\n::"), []byte{0, 0xff})
+	f.Fuzz(func(t *testing.T, method, path, query string, headers, body []byte) {
+		req := edge.Request{Method: method, Path: path, RawQuery: query, Headers: splitHeaders(headers), Body: body}
+		frame := AppendRequest(nil, &req)
+		got, err := DecodeRequest(frame)
+		if err != nil {
+			t.Fatalf("decode own frame: %v", err)
+		}
+		if got.Method != req.Method || got.Path != req.Path || got.RawQuery != req.RawQuery ||
+			!bytes.Equal(got.Body, req.Body) || len(got.Headers) != len(req.Headers) {
+			t.Fatalf("round trip: got %#v, want %#v", got, req)
+		}
+		for i := range got.Headers {
+			if got.Headers[i] != req.Headers[i] {
+				t.Fatalf("header %d: got %#v, want %#v", i, got.Headers[i], req.Headers[i])
+			}
+		}
+	})
+}
+
+// FuzzResponseRoundTrip frames arbitrary responses the way the module answers: every
+// response decodes back to itself.
+func FuzzResponseRoundTrip(f *testing.F) {
+	f.Add(200, []byte("content-type:application/json\netag:\"x\""), []byte(`{"status":200}`))
+	f.Add(304, []byte(nil), []byte(nil))
+	f.Add(-1, []byte(":"), []byte{0xff})
+	f.Fuzz(func(t *testing.T, status int, headers, body []byte) {
+		resp := edge.Response{Status: status, Headers: splitHeaders(headers), Body: body}
+		frame := AppendResponse(nil, &resp)
+		got, err := DecodeResponse(frame)
+		if status < 100 || status > 999 {
+			if !errors.Is(err, ErrStatus) {
+				t.Fatalf("status %d: got %v, want ErrStatus", status, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("decode own frame: %v", err)
+		}
+		if got.Status != status || !bytes.Equal(got.Body, resp.Body) || len(got.Headers) != len(resp.Headers) {
+			t.Fatalf("round trip: got %#v, want %#v", got, resp)
+		}
+		for i := range got.Headers {
+			if got.Headers[i] != resp.Headers[i] {
+				t.Fatalf("header %d: got %#v, want %#v", i, got.Headers[i], resp.Headers[i])
+			}
+		}
+	})
+}

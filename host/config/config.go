@@ -28,6 +28,15 @@ type Config struct {
 	Instances   int
 	CallTimeout time.Duration
 
+	// MaxConnections bounds open connections; MaxInFlightPerInstance, times the
+	// engine's instances, bounds requests inside the engine; QueueTimeout bounds the
+	// wait for a free wasm instance and ReplaceBusyAfter how long one request may hold
+	// one before a fresh instance takes its place.
+	MaxConnections         int
+	MaxInFlightPerInstance int
+	QueueTimeout           time.Duration
+	ReplaceBusyAfter       time.Duration
+
 	// Router holds Cache-Control, the request limits and the preview tokens.
 	Router            router.Options
 	PreviewTokensFile string
@@ -103,6 +112,10 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.StringVar(&c.Module, "module", "", "wasm module file (default: the embedded module)")
 	fs.IntVar(&c.Instances, "instances", 0, "wasm instances (default GOMAXPROCS)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 0, "watchdog on each call into a wasm instance, e.g. 5s (default off: the engine's work budget already ends a request after about 1 s of work)")
+	fs.IntVar(&c.MaxConnections, "max-connections", 4096, "most connections open at once; past it a new connection gets 503 with Retry-After and is closed (0: no limit)")
+	fs.IntVar(&c.MaxInFlightPerInstance, "max-inflight-per-instance", 64, "most requests answering or waiting per engine instance (--instances, GOMAXPROCS for native); past it a request gets 503 with Retry-After (0: no limit)")
+	fs.DurationVar(&c.QueueTimeout, "queue-timeout", 2*time.Second, "longest wait for a free wasm instance before answering 503 with Retry-After")
+	fs.DurationVar(&c.ReplaceBusyAfter, "replace-busy-after", 3*time.Second, "a wasm instance still answering one request after this is replaced by a fresh one for the next requests (closed when its request ends)")
 	fs.StringVar(&c.Router.CacheControl, "cache-control", "public, max-age=60", "Cache-Control of published environments' 200s; preview ones always send private, no-store")
 	fs.Var(tokenFlag{&c.Router}, "preview-token", "ENV=TOKEN: access token of preview environment ENV; repeatable, comma-separated in the variable")
 	fs.StringVar(&c.PreviewTokensFile, "preview-tokens-file", "", "file of ENV=TOKEN lines (# comments) with preview access tokens")

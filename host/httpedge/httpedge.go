@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/host/compress"
@@ -29,7 +32,14 @@ type Options struct {
 	// MaxBodyBytes bounds a request body (413 `payload_too_large` above it, D11); zero
 	// means edge.DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
-	// Logger receives engine failures; nil discards them.
+	// MaxInFlight bounds the requests inside the engine at once (answering or waiting
+	// for an instance); past it a request is answered at once with 503 `unavailable`
+	// and Retry-After instead of joining an unbounded queue. Zero means no limit.
+	MaxInFlight int
+	// RetryAfter is the Retry-After of a 503; zero means one second.
+	RetryAfter time.Duration
+	// Logger receives engine failures and bodies cut by the read timeout; nil discards
+	// them.
 	Logger *slog.Logger
 	// Compressor, when set, compresses answers for clients that ask (Accept-Encoding).
 	Compressor *compress.Compressor
@@ -43,16 +53,28 @@ func NewHandler(e Engine, opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &handler{engine: e, opts: opts}
+	if opts.RetryAfter <= 0 {
+		opts.RetryAfter = time.Second
+	}
+	h := &handler{engine: e, opts: opts}
+	if opts.MaxInFlight > 0 {
+		h.inflight = make(chan struct{}, opts.MaxInFlight)
+	}
+	return h
 }
 
 type handler struct {
-	engine Engine
-	opts   Options
+	engine   Engine
+	opts     Options
+	inflight chan struct{} // one token per request in the engine; nil: unbounded
 }
 
-// maxDrain is how much of an oversized body is read and dropped before answering 413.
-const maxDrain = 16 << 20
+// maxDrain and maxDrainTime bound what is read and dropped of a body over the limit,
+// after its 413 is sent.
+const (
+	maxDrain     = 16 << 20
+	maxDrainTime = 2 * time.Second
+)
 
 // errTooLarge means the request body is over the limit.
 var errTooLarge = errors.New("request body too large")
@@ -60,20 +82,42 @@ var errTooLarge = errors.New("request body too large")
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r, h.opts.MaxBodyBytes)
 	if errors.Is(err, errTooLarge) {
-		// Read (a bounded part of) the rest first: a server that answers and closes
-		// with unread data makes the client's kernel see a reset instead of the 413.
-		if r.Body != nil {
-			_, _ = io.CopyN(io.Discard, r.Body, maxDrain)
-		}
+		// Answer before reading the rest: a client announcing (or sending) more than the
+		// limit gets its 413 at once. Then read and drop a bounded part of what it still
+		// sends, briefly: a client that writes its whole body before reading would
+		// otherwise see the connection reset instead of the answer.
+		rc := http.NewResponseController(w)
+		_ = rc.EnableFullDuplex()
 		w.Header().Set("Connection", "close")
 		WriteResponse(w, edge.ErrorResponse(edge.CodePayloadTooLarge,
 			fmt.Sprintf("The request body is larger than %d bytes.", h.opts.MaxBodyBytes)))
+		_ = rc.Flush()
+		if r.Body != nil {
+			_ = rc.SetReadDeadline(time.Now().Add(maxDrainTime))
+			_, _ = io.CopyN(io.Discard, r.Body, maxDrain)
+		}
 		return
 	}
 	if err != nil {
+		w.Header().Set("Connection", "close")
+		if isTimeout(err) {
+			h.opts.Logger.Warn("request body cut by the read timeout", "reason", "read_timeout",
+				"method", r.Method, "path", clip(r.URL.EscapedPath(), 256), "remote", r.RemoteAddr, "err", err)
+			WriteResponse(w, edge.ErrorResponse(edge.CodeRequestTimeout, "The request body did not arrive within the read timeout."))
+			return
+		}
 		h.opts.Logger.Debug("read request body", "err", err)
 		WriteResponse(w, edge.ErrorResponse(edge.CodeInvalidArgument, "The request body could not be read."))
 		return
+	}
+	if h.inflight != nil {
+		select {
+		case h.inflight <- struct{}{}:
+			defer func() { <-h.inflight }()
+		default:
+			h.unavailable(w, fmt.Sprintf("The server is answering as many requests as it allows (%d); retry later.", cap(h.inflight)))
+			return
+		}
 	}
 	req := Request(r, body)
 	head := req.Method == http.MethodHead
@@ -93,6 +137,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil && (resp == nil || resp.Status < 200 || resp.Status > 599) {
 		err = fmt.Errorf("engine returned an invalid response")
 	}
+	if e := (*edge.Error)(nil); errors.As(err, &e) && e.Code == edge.CodeUnavailable {
+		h.unavailable(w, e.Message)
+		return
+	}
 	if err != nil {
 		level := slog.LevelError
 		if r.Context().Err() != nil {
@@ -107,7 +155,28 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeResponse(w, resp, head)
 }
 
-// readBody reads at most max bytes of the body; nil when empty.
+// unavailable answers 503 `unavailable` with Retry-After.
+func (h *handler) unavailable(w http.ResponseWriter, message string) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(h.opts.RetryAfter/time.Second))))
+	WriteResponse(w, edge.ErrorResponse(edge.CodeUnavailable, message))
+}
+
+// isTimeout reports whether err is a read deadline (the server's read timeout) passing.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// readBody reads at most max bytes of the body; nil when empty. A body announced (by
+// Content-Length) or found to be over max is errTooLarge, before any of it is read in
+// the first case.
 func readBody(r *http.Request, max int64) ([]byte, error) {
 	if r.ContentLength > max {
 		return nil, errTooLarge

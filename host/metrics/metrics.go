@@ -35,6 +35,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	bytes    *prometheus.CounterVec
+	denied   *prometheus.CounterVec
 }
 
 // New registers the host's metrics, reading src at scrape time.
@@ -53,7 +54,11 @@ func New(src Sources) *Metrics {
 		Name: "cda_http_response_bytes_total",
 		Help: "Response body bytes written (after compression), by route.",
 	}, []string{"route"})
-	m.reg.MustRegister(m.requests, m.latency, m.bytes,
+	m.denied = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "cda_preview_auth_failures_total",
+		Help: "Requests to a preview environment refused for a missing or wrong access token, by environment.",
+	}, []string{"env"})
+	m.reg.MustRegister(m.requests, m.latency, m.bytes, m.denied,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&snapshotCollector{src: src})
 	if src.PoolSize != nil {
@@ -94,6 +99,9 @@ func (m *Metrics) Observe(route, env string, status int, bytes int64, d time.Dur
 	m.latency.WithLabelValues(route).Observe(d.Seconds())
 	m.bytes.WithLabelValues(route).Add(float64(bytes))
 }
+
+// PreviewDenied records a request refused for a missing or wrong preview token.
+func (m *Metrics) PreviewDenied(env string) { m.denied.WithLabelValues(env).Inc() }
 
 // Handler serves the metrics in the Prometheus exposition formats.
 func (m *Metrics) Handler() http.Handler {

@@ -36,6 +36,9 @@ type Options struct {
 	// Debounce is how long the folder must be quiet after an event before a rescan;
 	// zero means 100 ms.
 	Debounce time.Duration
+	// MaxDelay bounds how long events may keep postponing a rescan (a file rewritten
+	// more often than Debounce would otherwise never be read); zero means one second.
+	MaxDelay time.Duration
 	// Poll, when positive, also rescans at this interval (for file systems without
 	// change events).
 	Poll time.Duration
@@ -75,6 +78,9 @@ type Reloader struct {
 func New(dir string, initial []snapdir.File, swap SwapFunc, opts Options) *Reloader {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 100 * time.Millisecond
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = time.Second
 	}
 	r := &Reloader{dir: dir, swap: swap, opts: opts, log: opts.Logger,
 		current: map[string]snapdir.File{}, infos: map[string]os.FileInfo{}, rejected: map[string]os.FileInfo{}}
@@ -142,6 +148,14 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 			err = fmt.Errorf("snapshot %s changed environment from %q to %q; remove the file first", c.Path, old.Env, f.Env)
 		}
 		if err != nil {
+			if !unchanged(c) {
+				// Written to while we read it (a copy in progress): not a verdict on the
+				// file. Keep what serves and read it again at the next rescan, which its
+				// writer's events bring.
+				r.log.Debug("snapshot changed while read; will read it again", "path", c.Path, "err", err)
+				r.keep(next, infos, c.Path)
+				continue
+			}
 			r.reject(c, err, served)
 			r.keep(next, infos, c.Path)
 			continue
@@ -216,6 +230,12 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 		r.log.Info("snapshot removed; environment no longer served", "env", f.Env, "path", f.Path)
 	}
 	return nil
+}
+
+// unchanged reports whether c's file still has the information it had when listed.
+func unchanged(c snapdir.Candidate) bool {
+	info, err := os.Stat(c.Path)
+	return err == nil && snapdir.Same(info, c.Info)
 }
 
 // keep carries the served version of path (if any) into next.
@@ -296,6 +316,20 @@ func (r *Reloader) Run(ctx context.Context, hup <-chan os.Signal) {
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	defer debounce.Stop()
+	// pending is when the first event not yet rescanned arrived (zero: none). Each
+	// event restarts the debounce, but never past MaxDelay after the first.
+	var pending time.Time
+	postpone := func() {
+		now := time.Now()
+		if pending.IsZero() {
+			pending = now
+		}
+		wait := r.opts.Debounce
+		if left := pending.Add(r.opts.MaxDelay).Sub(now); left < wait {
+			wait = max(left, 0)
+		}
+		debounce.Reset(wait)
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -306,7 +340,7 @@ func (r *Reloader) Run(ctx context.Context, hup <-chan os.Signal) {
 				continue
 			}
 			if filepath.Ext(ev.Name) == ".snap" {
-				debounce.Reset(r.opts.Debounce)
+				postpone()
 			}
 		case err, ok := <-errs:
 			if !ok {
@@ -314,13 +348,14 @@ func (r *Reloader) Run(ctx context.Context, hup <-chan os.Signal) {
 				continue
 			}
 			r.log.Warn("snapshot folder watcher", "err", err)
-			debounce.Reset(r.opts.Debounce)
+			postpone()
 		case <-hup:
 			r.log.Info("SIGHUP: rescanning the snapshot folder", "dir", r.dir)
 			_ = r.Rescan(ctx)
 		case <-tick:
 			_ = r.Rescan(ctx)
 		case <-debounce.C:
+			pending = time.Time{}
 			_ = r.Rescan(ctx)
 		}
 	}

@@ -100,6 +100,19 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.opts.Metrics != nil && route != "metrics" {
 		f.opts.Metrics.Observe(route, env, status, sw.bytes, d)
 	}
+	if status == http.StatusUnauthorized {
+		// A failed preview access: counted and logged, never with the token itself.
+		if f.opts.Metrics != nil {
+			f.opts.Metrics.PreviewDenied(env)
+		}
+		f.opts.Logger.LogAttrs(r.Context(), slog.LevelWarn, "preview access denied",
+			slog.String("id", id),
+			slog.String("env", env),
+			slog.String("route", route),
+			slog.Bool("authorization_sent", r.Header.Get("Authorization") != ""),
+			slog.String("remote", r.RemoteAddr),
+		)
+	}
 	if f.opts.AccessLog {
 		f.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("id", id),
@@ -234,12 +247,20 @@ type Limits struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+	// MaxConnections bounds the connections open at once; past it a new connection is
+	// answered 503 with Retry-After (RetryAfter) and closed. Zero means no limit.
+	MaxConnections int
+	RetryAfter     time.Duration
 }
 
 // Serve answers on ln with h until ctx ends, then shuts down gracefully: it stops
 // accepting, lets requests in flight finish for up to drain, and closes what is left.
+// A connection that sends no complete request headers within ReadHeaderTimeout is
+// closed with a `slow sender` log line.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, lim Limits, drain time.Duration, log *slog.Logger) error {
+	ln = limitConns(ln, lim.MaxConnections, lim.RetryAfter, log)
 	srv := &http.Server{
+		ConnState:         connState,
 		Handler:           h,
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		ReadTimeout:       lim.ReadTimeout,

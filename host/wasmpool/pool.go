@@ -63,6 +63,16 @@ type Options struct {
 	// about a second of work (API.md D11), and wazero's close-on-context-done makes
 	// every call markedly slower (5-10x on scans).
 	CallTimeout time.Duration
+	// QueueTimeout is the longest a request waits for a free instance; past it Serve
+	// returns an `unavailable` *edge.Error (503 with Retry-After), so a pool whose
+	// instances are all busy sheds load instead of queueing without bound. Zero means
+	// two seconds; negative means wait while the request's context allows.
+	QueueTimeout time.Duration
+	// ReplaceBusyAfter is how long one call may hold an instance before the pool builds
+	// a fresh instance in its place for the next requests; the busy one is closed when
+	// its call ends. A request never waits on an instance stuck past its work budget.
+	// Zero means three seconds; negative disables it.
+	ReplaceBusyAfter time.Duration
 	// Stderr receives the guests' standard error (a Go guest's panic message); nil
 	// discards it.
 	Stderr io.Writer
@@ -91,6 +101,8 @@ type Pool struct {
 	closeOnce sync.Once
 	bg        sync.WaitGroup // background replacements and retirements
 	failures  atomic.Uint64  // calls that failed (traps, guest exits, bad frames)
+
+	beforeCall func() // test hook: runs before each call into an instance
 }
 
 // New compiles module, instantiates the pool's instances and loads every snapshot file
@@ -102,6 +114,12 @@ func New(ctx context.Context, module []byte, snapshots [][]byte, opts Options) (
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
+	}
+	if opts.QueueTimeout == 0 {
+		opts.QueueTimeout = 2 * time.Second
+	}
+	if opts.ReplaceBusyAfter == 0 {
+		opts.ReplaceBusyAfter = 3 * time.Second
 	}
 	p := &Pool{opts: opts, log: opts.Logger}
 	if p.log == nil {
@@ -251,9 +269,17 @@ func (p *Pool) Swap(ctx context.Context, snapshots [][]byte) error {
 }
 
 // Serve answers req with an instance of the current generation, waiting for a free one
-// while ctx allows. An error means no answer: the pool closed, ctx ended while waiting,
-// or the instance failed (and was replaced); the caller answers 500 `internal` (D8).
+// for up to Options.QueueTimeout while ctx allows. An error means no answer: the pool
+// closed, ctx ended while waiting, every instance stayed busy (an `unavailable`
+// *edge.Error), or the instance failed (and was replaced); the caller answers 500
+// `internal` (D8), or 503 for `unavailable`.
 func (p *Pool) Serve(ctx context.Context, req *edge.Request) (*edge.Response, error) {
+	var timeout <-chan time.Time
+	if p.opts.QueueTimeout > 0 {
+		t := time.NewTimer(p.opts.QueueTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
 	for {
 		g := p.gen.Load()
 		if g == nil {
@@ -264,6 +290,8 @@ func (p *Pool) Serve(ctx context.Context, req *edge.Request) (*edge.Response, er
 			return g.serve(inst, req)
 		case <-g.retired:
 			// A newer generation took over (or the pool closed): look again.
+		case <-timeout:
+			return nil, edge.Errorf(edge.CodeUnavailable, "every engine instance stayed busy for %s; retry later", p.opts.QueueTimeout.String())
 		case <-ctx.Done():
 			return nil, fmt.Errorf("wait for instance: %w", ctx.Err())
 		}
@@ -309,14 +337,20 @@ type generation struct {
 	// instance must be (re)built by whoever takes it.
 	slots   chan *instance
 	retired chan struct{} // closed once every instance is closed
+	// stuck counts instances given up on as busy (ReplaceBusyAfter) whose call has not
+	// ended yet; at most Instances of them, so a flood of slow requests cannot make the
+	// pool build instances without bound.
+	stuck atomic.Int64
 }
 
 // newGeneration builds the instances of a snapshot set, in parallel.
 func (p *Pool) newGeneration(ctx context.Context, snaps [][]byte) (*generation, error) {
 	g := &generation{
-		pool:    p,
-		snaps:   snaps,
-		slots:   make(chan *instance, p.opts.Instances),
+		pool:  p,
+		snaps: snaps,
+		// Room for a replacement of every instance: a slot handed back by an instance
+		// given up on as busy stays in the channel beside its replacement's only briefly.
+		slots:   make(chan *instance, 2*p.opts.Instances),
 		retired: make(chan struct{}),
 	}
 	errs := make([]error, p.opts.Instances)
@@ -344,7 +378,7 @@ func (p *Pool) newGeneration(ctx context.Context, snaps [][]byte) (*generation, 
 // closes the instances and marks the generation retired.
 func (g *generation) retire(ctx context.Context) {
 	defer close(g.retired)
-	for range cap(g.slots) {
+	for range g.pool.opts.Instances {
 		select {
 		case inst := <-g.slots:
 			inst.close()
@@ -354,7 +388,9 @@ func (g *generation) retire(ctx context.Context) {
 	}
 }
 
-// serve answers req with inst (nil: build one first) and gives the slot back.
+// serve answers req with inst (nil: build one first) and gives the slot back. A call
+// still running after ReplaceBusyAfter gives its slot to a fresh instance, so that the
+// next requests do not wait for it; the busy instance is closed when its call ends.
 func (g *generation) serve(inst *instance, req *edge.Request) (*edge.Response, error) {
 	p := g.pool
 	if inst == nil {
@@ -364,7 +400,32 @@ func (g *generation) serve(inst *instance, req *edge.Request) (*edge.Response, e
 			return nil, err
 		}
 	}
+	var owned atomic.Bool // the slot is still this call's to give back
+	owned.Store(true)
+	if after := p.opts.ReplaceBusyAfter; after > 0 {
+		t := time.AfterFunc(after, func() {
+			if g.stuck.Load() >= int64(p.opts.Instances) || !owned.CompareAndSwap(true, false) {
+				return
+			}
+			g.stuck.Add(1)
+			p.log.Warn("wasm instance busy past its work budget; a fresh one takes its place", "busy_for", after)
+			g.replace()
+		})
+		defer t.Stop()
+	}
+	if p.beforeCall != nil {
+		p.beforeCall()
+	}
 	resp, err := inst.serve(p.ctx, p.opts.CallTimeout, req)
+	if !owned.CompareAndSwap(true, false) {
+		// Replaced while it answered: its slot already went to another instance.
+		g.stuck.Add(-1)
+		inst.close()
+		if err != nil {
+			p.failures.Add(1)
+		}
+		return resp, err
+	}
 	if err != nil {
 		p.failures.Add(1)
 		p.log.Warn("wasm instance failed; replacing it", "err", err)

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cdaedge/cdaedge/edge"
+)
+
+// limitConns returns ln with at most limit connections open at once (limit <= 0: no
+// limit). A connection past the limit is answered at once with 503 `unavailable` and
+// Retry-After (retryAfter, at least a second) and closed, rather than queued. Its
+// connections log a slow sender cut by the header timeout (see connState).
+func limitConns(ln net.Listener, limit int, retryAfter time.Duration, log *slog.Logger) *limitListener {
+	l := &limitListener{Listener: ln, log: log, retryAfter: max(1, int(retryAfter/time.Second))}
+	if limit > 0 {
+		l.slots = make(chan struct{}, limit)
+		// Turning connections away takes a goroutine each, for a moment; bound them too.
+		l.refusing = make(chan struct{}, 64)
+	}
+	return l
+}
+
+type limitListener struct {
+	net.Listener
+	log        *slog.Logger
+	retryAfter int
+	slots      chan struct{} // one token per open connection; nil: no limit
+	refusing   chan struct{}
+	refused    atomic.Uint64
+}
+
+// Accept returns the next connection within the limit, answering those over it.
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.slots == nil {
+			return &conn{Conn: c, log: l.log}, nil
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &conn{Conn: c, log: l.log, done: func() { <-l.slots }}, nil
+		default:
+			l.refuse(c)
+		}
+	}
+}
+
+// refuse answers a connection over the limit with 503 and closes it.
+func (l *limitListener) refuse(c net.Conn) {
+	if n := l.refused.Add(1); n == 1 || n%1000 == 0 {
+		l.log.Warn("connection limit reached; answering 503", "limit", cap(l.slots), "refused", n)
+	}
+	select {
+	case l.refusing <- struct{}{}:
+	default:
+		_ = c.Close() // too many being turned away already
+		return
+	}
+	go func() {
+		defer func() { <-l.refusing }()
+		body := edge.AppendErrorEnvelope(nil, edge.Errorf(edge.CodeUnavailable,
+			"the server has as many connections open as it allows (%d); retry later", cap(l.slots)))
+		head := "HTTP/1.1 503 Service Unavailable\r\nContent-Type: " + edge.ContentTypeJSON +
+			"\r\nRetry-After: " + strconv.Itoa(l.retryAfter) + "\r\nConnection: close\r\nContent-Length: " +
+			strconv.Itoa(len(body)) + "\r\n\r\n"
+		_ = c.SetDeadline(time.Now().Add(time.Second))
+		_, _ = c.Write(append([]byte(head), body...))
+		// Half-close and read what the client sent, so that closing does not reset the
+		// connection before the client has read the answer.
+		if tc, ok := c.(interface{ CloseWrite() error }); ok {
+			_ = tc.CloseWrite()
+		}
+		var buf [4096]byte
+		for {
+			if _, err := c.Read(buf[:]); err != nil {
+				break
+			}
+		}
+		_ = c.Close()
+	}()
+}
+
+// conn frees its listener slot once closed and logs a slow sender: a read cut by its
+// deadline while the server waits for a request's headers.
+type conn struct {
+	net.Conn
+	log      *slog.Logger
+	done     func()
+	once     sync.Once
+	read     atomic.Int64 // bytes read so far
+	idleAt   atomic.Int64 // read when the connection last became idle; -1 while active
+	timedOut atomic.Bool
+}
+
+// connState follows the server's view of each connection, for conn.Read.
+func connState(c net.Conn, state http.ConnState) {
+	cc, ok := c.(*conn)
+	if !ok {
+		return
+	}
+	switch state {
+	case http.StateActive:
+		cc.idleAt.Store(-1)
+	case http.StateIdle:
+		cc.idleAt.Store(cc.read.Load())
+	}
+}
+
+func (c *conn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	read := c.read.Add(int64(n))
+	if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) || c.timedOut.Load() {
+		return n, err
+	}
+	// While a request is active, the handler reports its body's timeout and the server
+	// itself expires reads it no longer wants. An idle connection with nothing new read
+	// reached the idle timeout: not a slow sender.
+	switch idle := c.idleAt.Load(); {
+	case idle < 0:
+	case idle > 0 && read == idle:
+		c.log.Debug("idle connection closed", "remote", c.RemoteAddr().String())
+	default:
+		c.timedOut.Store(true)
+		c.log.Warn("slow sender: request headers not received within the header timeout; connection closed",
+			"reason", "read_header_timeout", "remote", c.RemoteAddr().String(), "bytes_read", read)
+	}
+	return n, err
+}
+
+func (c *conn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		if c.done != nil {
+			c.done()
+		}
+	})
+	return err
+}
