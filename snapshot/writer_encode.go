@@ -1,3 +1,5 @@
+//go:build !wasm
+
 // The writer's encoders: value order, sort ranks and permutations, term dictionaries
 // with their postings, doc values and the file's section table.
 
