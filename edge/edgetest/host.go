@@ -6,19 +6,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// StartHost serves the demo environment with the host on a free 127.0.0.1 port, waits
-// until it listens, and stops it by its PID when the test ends. It returns the address.
-// The host is $CDA_HOST (build/host, the module embedded); without it, the host is
-// built into a temporary folder and runs its native engine.
-func StartHost(t testing.TB) string {
+// StartHost serves the demo environment with the host on a free 127.0.0.1 port, with
+// the extra command-line args, waits until it listens, and stops it by its PID when the
+// test ends. It returns the address. The host is $CDA_HOST (build/host, the module
+// embedded); without it, the host is built into a temporary folder and runs its native
+// engine, unless args name a --module to run.
+func StartHost(t testing.TB, args ...string) string {
 	t.Helper()
-	host, args := os.Getenv("CDA_HOST"), []string(nil)
+	host := os.Getenv("CDA_HOST")
 	if host == "" {
 		host = filepath.Join(t.TempDir(), "host")
 		cmd := exec.Command("go", "build", "-o", host, "./host")
@@ -26,7 +28,9 @@ func StartHost(t testing.TB) string {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build ./host: %v\n%s", err, out)
 		}
-		args = []string{"--engine", "native"}
+		if !slices.Contains(args, "--module") {
+			args = append(args, "--engine", "native")
+		}
 	}
 	snaps := t.TempDir()
 	if err := os.WriteFile(filepath.Join(snaps, DemoEnvironment+".snap"), DemoSnapshot(t), 0o644); err != nil {

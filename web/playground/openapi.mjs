@@ -123,6 +123,7 @@ export default {
     { name: 'REST', description: 'List and get content items.' },
     { name: 'GraphQL', description: 'The GraphQL endpoint\'s transport: the envelope mode (default) and GraphQL over HTTP (the standard mode), API.md D9.' },
     { name: 'Search', description: 'An Elasticsearch search body; the differences from Elasticsearch are in API.md, "Search: where it differs".' },
+    { name: 'Elasticsearch-compatible', description: 'The routes the official Elasticsearch and OpenSearch clients call (`new Client({ node: \'http://host/cda/es/v1\' })`): answers and errors in Elasticsearch\'s shapes, with `X-Elastic-Product: Elasticsearch`.' },
     { name: 'Operations', description: 'The host\'s health endpoints.' },
   ],
   paths: {

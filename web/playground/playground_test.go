@@ -21,15 +21,11 @@ package playground
 import (
 	"bytes"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/cdaedge/cdaedge/edge/edgetest"
 )
@@ -144,83 +140,17 @@ func runIn(t *testing.T, dir string, env []string, name string, args ...string) 
 	return out
 }
 
-// startHost serves the demo environment with the host on a free 127.0.0.1 port, waits
-// until it listens, and stops it by its PID when the test ends. It returns the address.
+// startHost serves the demo environment with the host, one instance, running the TinyGo
+// module that the in-browser mode also loads.
 func startHost(t *testing.T) string {
 	t.Helper()
-	host, args := os.Getenv("CDA_HOST"), []string(nil)
-	if m := os.Getenv("CDA_WASM_MODULE_TINYGO"); m != "" {
+	m := os.Getenv("CDA_WASM_MODULE_TINYGO")
+	if m == "" && os.Getenv("CDA_HOST") == "" {
+		t.Skip("no CDA_HOST and no CDA_WASM_MODULE_TINYGO: the in-browser mode needs a module (go tool task test sets both)")
+	}
+	args := []string{"--instances", "1"}
+	if m != "" {
 		args = append(args, "--module", m)
 	}
-	if host == "" {
-		if len(args) == 0 {
-			t.Skip("no CDA_HOST and no CDA_WASM_MODULE_TINYGO: the in-browser mode needs a module (go tool task test sets both)")
-		}
-		host = filepath.Join(t.TempDir(), "host")
-		runIn(t, edgetest.RepoRoot(t), nil, "go", "build", "-o", host, "./host")
-	}
-	snaps := t.TempDir()
-	if err := os.WriteFile(filepath.Join(snaps, edgetest.DemoEnvironment+".snap"), edgetest.DemoSnapshot(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	logs := &logBuffer{ready: make(chan struct{})}
-	cmd := exec.Command(host, append([]string{"--snapshots", snaps, "--addr", addr, "--access-log=false", "--instances", "1"}, args...)...)
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", host, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
-			t.Errorf("stop host %d: %v", cmd.Process.Pid, err)
-		}
-		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("host log:\n%s", logs)
-		}
-	})
-	select {
-	case <-logs.ready:
-	case err := <-exited:
-		t.Fatalf("the host exited before listening: %v\n%s", err, logs)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the host did not listen within 30 s\n%s", logs)
-	}
-	return addr
-}
-
-// logBuffer collects the host's log and signals its "listening" line.
-type logBuffer struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	ready chan struct{}
-	once  sync.Once
-}
-
-func (l *logBuffer) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.Write(b)
-	if bytes.Contains(l.buf.Bytes(), []byte(`"msg":"listening"`)) {
-		l.once.Do(func() { close(l.ready) })
-	}
-	return len(b), nil
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	return edgetest.StartHost(t, args...)
 }
