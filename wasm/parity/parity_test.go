@@ -212,6 +212,18 @@ func stop(t *testing.T, cmd *exec.Cmd, stdin io.Closer) {
 // TestWorkerd: the Cloudflare worker (wasm/js/worker.mjs) with the TinyGo module, in
 // workerd itself, over HTTP on 127.0.0.1.
 func TestWorkerd(t *testing.T) {
+	addr := startWorkerd(t)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
+	edgetest.RunConformance(t, edgetest.HandlerFunc(func(req *edge.Request) (*edge.Response, error) {
+		return sendHTTP(client, addr, req)
+	}))
+}
+
+// startWorkerd stages a worker bundle with the TinyGo module, the conformance snapshots
+// and stageArgs (more stage.mjs options), starts workerd on a free 127.0.0.1 port, waits
+// for its first answer and returns its address; the test's cleanup stops it by PID.
+func startWorkerd(t *testing.T, stageArgs ...string) string {
+	t.Helper()
 	module, node := tinyGoModule(t), nodeBinary(t)
 	workerd := os.Getenv(envWorkerd)
 	if workerd == "" {
@@ -225,6 +237,7 @@ func TestWorkerd(t *testing.T) {
 	for _, p := range snapshotFiles(t) {
 		args = append(args, "--snap", p)
 	}
+	args = append(args, stageArgs...)
 	if out, err := exec.Command(node, args...).CombinedOutput(); err != nil {
 		t.Fatalf("stage the worker: %v\n%s", err, out)
 	}
@@ -242,50 +255,52 @@ func TestWorkerd(t *testing.T) {
 			t.Logf("workerd output:\n%s", logs.String())
 		}
 	})
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
-	serve := func(req *edge.Request) (*edge.Response, error) {
-		hr, err := http.NewRequest(req.Method, "http://"+addr+"/", bytes.NewReader(req.Body))
-		if err != nil {
-			return nil, err
-		}
-		hr.URL = &url.URL{Scheme: "http", Host: addr, Opaque: req.Path, RawQuery: req.RawQuery} // sent as written
-		if len(req.Body) == 0 {
-			hr.Body, hr.ContentLength = http.NoBody, 0
-		}
-		hr.Header.Set("User-Agent", "") // none: the native router gets only the case's headers
-		for _, h := range req.Headers {
-			hr.Header.Add(h.Name, h.Value)
-		}
-		resp, err := client.Do(hr)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return nil, err
-		}
-		out := &edge.Response{Status: resp.StatusCode, Body: body}
-		for name, values := range resp.Header {
-			for _, v := range values {
-				out.Headers = append(out.Headers, edge.Header{Name: name, Value: v})
-			}
-		}
-		return out, nil
-	}
+	client := &http.Client{Timeout: 30 * time.Second}
 	// workerd starts in a fraction of a second; allow a slow CI machine much longer.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		_, err := serve(&edge.Request{Method: "GET", Path: "/cda/rest/v1/demo/contents", RawQuery: "pageSize=1"})
+		_, err := sendHTTP(client, addr, &edge.Request{Method: "GET", Path: "/cda/rest/v1/demo/contents", RawQuery: "pageSize=1"})
 		if err == nil {
-			break
+			return addr
 		}
 		if cmd.ProcessState != nil || time.Now().After(deadline) {
 			t.Fatalf("workerd did not answer on %s: %v\n%s", addr, err, logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	edgetest.RunConformance(t, edgetest.HandlerFunc(serve))
+}
+
+// sendHTTP sends req to addr as written (path and query unescaped by nobody, no headers
+// but the request's own) and returns the answer.
+func sendHTTP(client *http.Client, addr string, req *edge.Request) (*edge.Response, error) {
+	hr, err := http.NewRequest(req.Method, "http://"+addr+"/", bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, err
+	}
+	hr.URL = &url.URL{Scheme: "http", Host: addr, Opaque: req.Path, RawQuery: req.RawQuery} // sent as written
+	if len(req.Body) == 0 {
+		hr.Body, hr.ContentLength = http.NoBody, 0
+	}
+	hr.Header.Set("User-Agent", "") // none: the native router gets only the case's headers
+	for _, h := range req.Headers {
+		hr.Header.Add(h.Name, h.Value)
+	}
+	resp, err := client.Do(hr)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	out := &edge.Response{Status: resp.StatusCode, Body: body}
+	for name, values := range resp.Header {
+		for _, v := range values {
+			out.Headers = append(out.Headers, edge.Header{Name: name, Value: v})
+		}
+	}
+	return out, nil
 }
 
 // freeAddr returns a 127.0.0.1 address with a port that was free a moment ago.

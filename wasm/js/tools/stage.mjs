@@ -4,15 +4,22 @@
 //
 //   node wasm/js/tools/stage.mjs --out build/worker --module build/module-tinygo.wasm \
 //        --snap build/snapshots/demo.snap [--snap more.snap] [--preview-token ENV=TOKEN] \
-//        [--addr 127.0.0.1:8787] [--cache-control V]
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+//        [--addr 127.0.0.1:8787] [--cache-control V] [--pages host/webui/dist]
+//
+// --pages DIR bundles the playground's built pages (DIR holds index.html, graphiql.html,
+// docs.html, openapi.json and web/) so the worker answers /, /playground, /graphiql,
+// /docs, /openapi.json and /web/... as the Go host does, with the module at
+// /web/module.wasm and the bundled published snapshots at /web/snapshots/<env>.snap for
+// the in-browser mode. Without it the worker answers only the API.
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Engine } from '../engine.mjs';
+import { Engine, snapshotInfo } from '../engine.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const opt = { out: '', module: '', snaps: [], tokens: {}, addr: '127.0.0.1:8787', cacheControl: '' };
+const opt = { out: '', module: '', snaps: [], tokens: {}, addr: '127.0.0.1:8787', cacheControl: '', pages: '' };
 for (let i = 0; i < args.length; i++) {
   const a = args[i], v = () => { if (i + 1 >= args.length) throw new Error(`${a} needs a value`); return args[++i]; };
   if (a === '--out') opt.out = v();
@@ -21,9 +28,10 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--preview-token') { const [env, token] = v().split('='); opt.tokens[env] = token; }
   else if (a === '--addr') opt.addr = v();
   else if (a === '--cache-control') opt.cacheControl = v();
+  else if (a === '--pages') opt.pages = v();
   else throw new Error(`unknown argument ${a}`);
 }
-if (!opt.out || !opt.module) throw new Error('usage: stage.mjs --out DIR --module FILE [--snap FILE]...');
+if (!opt.out || !opt.module) throw new Error('usage: stage.mjs --out DIR --module FILE [--snap FILE]... [--pages DIR]');
 
 await rm(opt.out, { recursive: true, force: true });
 await mkdir(opt.out, { recursive: true });
@@ -47,14 +55,81 @@ await writeFile(join(opt.out, 'snapshots.mjs'),
   names.map((n, i) => `import s${i} from './${n}';\n`).join('') +
   `export default [${names.map((_, i) => 's' + i).join(', ')}];\n`);
 
+// stagePages copies the pages into pages/ (each name ending in .bin, which wrangler bundles
+// as a data module, as workerd does from config.capnp) and writes pages.mjs: a map from
+// each served path to {body, type, etag}, the entity tags computed here once.
+async function stagePages() {
+  const files = [];
+  const walk = async (dir) => {
+    for (const d of await readdir(dir, { withFileTypes: true })) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) await walk(p);
+      else if (d.isFile()) files.push(relative(opt.pages, p).split(sep).join('/'));
+    }
+  };
+  await walk(opt.pages);
+  files.sort();
+  for (const f of ['index.html', 'graphiql.html', 'docs.html', 'openapi.json']) {
+    if (!files.includes(f)) throw new Error(`--pages ${opt.pages}: no ${f} (build the playground first)`);
+  }
+  const routes = { '/': 'index.html', '/playground': 'index.html', '/graphiql': 'graphiql.html', '/docs': 'docs.html', '/openapi.json': 'openapi.json' };
+  for (const f of files) if (f.startsWith('web/')) routes['/' + f] = f;
+  const imports = [], entries = [], mods = [];
+  const add = async (file, bytes, type) => {
+    const name = `pages/${file}.bin`;
+    await mkdir(dirname(join(opt.out, name)), { recursive: true });
+    await writeFile(join(opt.out, name), bytes);
+    imports.push(`import p${imports.length} from ${str('./' + name)};`);
+    mods.push(`(name = ${str(name)}, data = embed ${str(name)})`);
+    return { id: `p${imports.length - 1}`, etag: etag(bytes), type };
+  };
+  const byFile = {};
+  for (const f of files) byFile[f] = await add(f, await readFile(join(opt.pages, f)), contentType(f));
+  for (const [path, f] of Object.entries(routes)) entries.push([path, byFile[f]]);
+  // The module the worker runs, for the in-browser mode (a wasm module's bytes cannot be
+  // read back, so it is bundled twice).
+  entries.push(['/web/module.wasm', await add('module.wasm', await readFile(opt.module), 'application/wasm')]);
+  // Published snapshots only: preview content never leaves through a download.
+  for (const [i, s] of opt.snaps.entries()) {
+    const bytes = await readFile(s), info = snapshotInfo(bytes);
+    if (info.preview) continue;
+    entries.push([`/web/snapshots/${encodeURIComponent(info.environment)}.snap`, { id: `snapshots[${i}]`, etag: etag(bytes), type: 'application/octet-stream' }]);
+  }
+  await writeFile(join(opt.out, 'pages.mjs'),
+    '// Generated by wasm/js/tools/stage.mjs: the playground\'s pages, as data modules.\n' +
+    `import snapshots from './snapshots.mjs';\n${imports.join('\n')}\n` +
+    'export default {\n' +
+    entries.map(([path, e]) => `  ${str(path)}: { body: ${e.id}, type: ${str(e.type)}, etag: ${str(e.etag)} },\n`).join('') +
+    '};\n');
+  return mods;
+}
+
+function etag(bytes) {
+  return '"' + createHash('sha256').update(bytes).digest().subarray(0, 12).toString('base64url') + '"';
+}
+
+function contentType(file) {
+  return {
+    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+    '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
+  }[extname(file)] ?? 'application/octet-stream';
+}
+
+if (!opt.pages) {
+  await writeFile(join(opt.out, 'pages.mjs'), '// Generated by wasm/js/tools/stage.mjs: no pages (stage with --pages to serve the playground).\nexport default {};\n');
+}
+
 const str = (s) => JSON.stringify(s); // capnp text strings use the same escapes for our inputs
+const pageModules = opt.pages ? await stagePages() : [];
 const modules = [
   '(name = "worker.mjs", esModule = embed "worker.mjs")',
   '(name = "engine.mjs", esModule = embed "engine.mjs")',
   '(name = "wasi.mjs", esModule = embed "wasi.mjs")',
   '(name = "snapshots.mjs", esModule = embed "snapshots.mjs")',
+  '(name = "pages.mjs", esModule = embed "pages.mjs")',
   '(name = "module.wasm", wasm = embed "module.wasm")',
   ...names.map((n) => `(name = ${str(n)}, data = embed ${str(n)})`),
+  ...pageModules,
 ];
 const bindings = [
   `(name = "CDA_PREVIEW_TOKENS", text = ${str(JSON.stringify(opt.tokens))})`,
@@ -78,4 +153,4 @@ const worker :Workerd.Worker = (
   compatibilityDate = "2025-09-01",
 );
 `);
-console.error(`staged ${opt.out}: module ${(await readFile(opt.module)).length} bytes, snapshots ${names.join(' ') || '(none)'}`);
+console.error(`staged ${opt.out}: module ${(await readFile(opt.module)).length} bytes, snapshots ${names.join(' ') || '(none)'}${opt.pages ? `, pages from ${opt.pages}` : ''}`);
