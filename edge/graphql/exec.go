@@ -83,7 +83,7 @@ func newExec(s *Schema, engine Searcher, gr gqlRequest, standard bool) (*gqlExec
 		return nil, parseError(perr)
 	}
 	snap := s.Snapshot()
-	return &gqlExec{schema: s, snap: snap, engine: engine, fields: content.NewFields(snap), doc: doc, vars: gr.variables, standard: standard}, nil
+	return &gqlExec{schema: s, snap: snap, engine: engine, fields: s.fields, doc: doc, vars: gr.variables, standard: standard}, nil
 }
 
 // parseError maps the parser's errors to the error vocabulary (D12): syntax errors are

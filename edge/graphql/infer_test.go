@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
@@ -41,7 +42,7 @@ func TestInferTypes(t *testing.T) {
 		item("Content_2", "Page", `{"title":"b","n":2.0,"mixed":3,"ok":false,"tags":[],"hero":{"Type":"Reference","ReferenceType":"Media","Id":"Media_2","AltText":"t"},
 			"file":{"Name":"y"},"rows":[],"obj":{"bad-only":1}}`, `"ParentID":"Content_1"`),
 	)
-	s := NewSchema(snap)
+	s := NewSchema(snap, content.NewFields(snap))
 	got := fieldTypes(s.of(true))
 	for path, want := range map[string]string{
 		"Content.Data":                "ContentData",
@@ -125,7 +126,8 @@ func checkReferences(t *testing.T, s *gqlSchema) {
 // type needs a field).
 func TestInferEmpty(t *testing.T) {
 	for _, items := range [][]string{nil, {item("Content_1", "T", `{}`, "")}, {item("Content_1", "T", `null`, "")}} {
-		s := NewSchema(snapshottest.Open(t, "t", false, items...))
+		snap := snapshottest.Open(t, "t", false, items...)
+		s := NewSchema(snap, content.NewFields(snap))
 		if got := fieldTypes(s.of(true))["Content.Data"]; got != "JSON" {
 			t.Errorf("%v: Data is %q, want JSON", items, got)
 		}
@@ -137,7 +139,7 @@ func TestInferEmpty(t *testing.T) {
 func TestInferNames(t *testing.T) {
 	snap := snapshottest.Open(t, "t", false,
 		item("Content_1", "T", `{"a_b":{"x":1},"a":{"b":{"y":1}},"Query":{"z":1}}`, ""))
-	s := NewSchema(snap).of(true)
+	s := NewSchema(snap, content.NewFields(snap)).of(true)
 	checkReferences(t, s)
 	got := fieldTypes(s)
 	if got["ContentData.a_b"] == got["ContentData_a.b"] {
@@ -161,7 +163,7 @@ func TestInferBounded(t *testing.T) {
 	snap := snapshottest.Open(t, "t", false,
 		item("Content_1", "T", b.String(), ""),
 		item("Content_2", "T", `{"deep":`+deep+`}`, ""))
-	s := NewSchema(snap)
+	s := NewSchema(snap, content.NewFields(snap))
 	checkReferences(t, s.of(true))
 	if s.types == nil || len(s.of(true).types) > maxShapeNodes+64 {
 		t.Fatalf("the schema has %d types", len(s.of(true).types))

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -14,9 +15,10 @@ import (
 // the router holds one per environment. Like the router, it is not safe for concurrent
 // use.
 type Schema struct {
-	snap  *snapshot.Snapshot
-	types *modeTypes    // nil until first use
-	modes [2]*gqlSchema // the envelope mode's and the standard mode's schema
+	snap   *snapshot.Snapshot
+	fields *content.Fields // the environment's fields, shared by every request
+	types  *modeTypes      // nil until first use
+	modes  [2]*gqlSchema   // the envelope mode's and the standard mode's schema
 }
 
 // modeTypes are the snapshot's own types, as each mode lists them: the standard mode's
@@ -25,8 +27,12 @@ type modeTypes struct {
 	envelope, standard []*gqlType
 }
 
-// NewSchema returns the (not yet built) schema of snap.
-func NewSchema(snap *snapshot.Snapshot) *Schema { return &Schema{snap: snap} }
+// NewSchema returns the (not yet built) schema of snap, whose fields are described by
+// fields (the environment's one content.Fields, so that what it resolves once per
+// snapshot is shared with the other front-ends).
+func NewSchema(snap *snapshot.Snapshot, fields *content.Fields) *Schema {
+	return &Schema{snap: snap, fields: fields}
+}
 
 // Snapshot is the snapshot the schema describes.
 func (s *Schema) Snapshot() *snapshot.Snapshot { return s.snap }

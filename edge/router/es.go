@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
-	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/dsl"
 	"github.com/cdaedge/cdaedge/edge/eval"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
@@ -117,7 +116,7 @@ func esSearch(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dreq, err := dsl.Decode(body, dsl.Options{Schema: content.NewFields(env.snap), Params: params, Highlight: true})
+	dreq, err := dsl.Decode(body, dsl.Options{Schema: env.fields, Params: params, Highlight: true})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +129,7 @@ func esCount(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := dsl.DecodeCount(body, dsl.Options{Schema: content.NewFields(env.snap), Params: params})
+	q, err := dsl.DecodeCount(body, dsl.Options{Schema: env.fields, Params: params})
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +316,7 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 				preview = preview || env.snap.Preview()
 			}
 			var dreq *dsl.Request
-			if dreq, err = dsl.Decode(search, dsl.Options{Schema: content.NewFields(env.snap), Highlight: true}); err == nil {
+			if dreq, err = dsl.Decode(search, dsl.Options{Schema: env.fields, Highlight: true}); err == nil {
 				var out []byte
 				if out, err = appendESSearch(dst, env, dreq, asInt); err == nil {
 					dst = out

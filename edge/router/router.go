@@ -80,7 +80,7 @@ func (r *Router) Load(snap *snapshot.Snapshot) {
 	e := eval.NewEvaluator(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
 	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
-	r.envs[snap.Environment()] = &environment{snap: snap, eval: e, hash: snap.Hash(), gql: graphql.NewSchema(snap), fields: content.NewFields(snap)}
+	r.envs[snap.Environment()] = newEnvironment(snap, e)
 }
 
 // handler answers one route: it appends a 200 body to dst or returns an error, which
@@ -188,4 +188,11 @@ func (r *Router) failure(env *environment, rt Route, req *edge.Request, e *edge.
 		resp.Body = append(resp.Body, '}')
 	}
 	return envelopeHeaders(env, varyAccept(rt, resp))
+}
+
+// newEnvironment returns what the router keeps of one loaded snapshot: its evaluator,
+// and the fields every front-end resolves names with, one instance shared by all.
+func newEnvironment(snap *snapshot.Snapshot, e *eval.Evaluator) *environment {
+	fields := content.NewFields(snap)
+	return &environment{snap: snap, eval: e, hash: snap.Hash(), gql: graphql.NewSchema(snap, fields), fields: fields}
 }
