@@ -33,96 +33,7 @@ var versionSeq atomic.Int64
 // slowest answer is logged.
 func TestSnapshotFileMutations(t *testing.T) {
 	const items = 40
-	flip := func(t *testing.T, path string, at, n int) {
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		b := make([]byte, n)
-		if _, err := f.ReadAt(b, int64(at)); err != nil {
-			t.Fatal(err)
-		}
-		for i := range b {
-			b[i] ^= 0xff
-		}
-		if _, err := f.WriteAt(b, int64(at)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	size := func(t *testing.T, path string) int {
-		info, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return int(info.Size())
-	}
-	table := []mutation{
-		{name: "corrupt in place, same size", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
-			n := size(t, path)
-			flip(t, path, n/2-128, 256)
-			return -1
-		}},
-		{name: "truncated to nothing", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
-			if err := os.Truncate(path, 0); err != nil {
-				t.Fatal(err)
-			}
-			return -1
-		}},
-		{name: "truncated to half", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
-			if err := os.Truncate(path, int64(size(t, path)/2)); err != nil {
-				t.Fatal(err)
-			}
-			return -1
-		}},
-		{name: "half copied in place", rejected: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
-			v := int(versionSeq.Add(1))
-			data := next(v)
-			if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return -1
-		}},
-		{name: "half copied, then completed", apply: func(t *testing.T, path string, next func(int) []byte) int {
-			v := int(versionSeq.Add(1))
-			data := next(v)
-			writeInPlace(t, path, data)
-			return v
-		}},
-		{name: "corrupt copy renamed over it", rejected: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
-			data := next(int(versionSeq.Add(1)))
-			data[len(data)/2] ^= 0x55
-			writeAtomic(t, path, data)
-			return -1
-		}},
-		{name: "replaced by rename every 100 ms", apply: func(t *testing.T, path string, next func(int) []byte) int {
-			last := 0
-			for range 15 {
-				last = int(versionSeq.Add(1))
-				writeAtomic(t, path, next(last))
-				time.Sleep(100 * time.Millisecond)
-			}
-			return last
-		}},
-		{name: "rewritten in place every 100 ms", apply: func(t *testing.T, path string, next func(int) []byte) int {
-			last := 0
-			for range 10 {
-				last = int(versionSeq.Add(1))
-				writeInPlace(t, path, next(last))
-				time.Sleep(100 * time.Millisecond)
-			}
-			return last
-		}},
-		{name: "deleted, then copied back", gone: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
-			if err := os.Remove(path); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(500 * time.Millisecond)
-			v := int(versionSeq.Add(1))
-			writeAtomic(t, path, next(v))
-			return v
-		}},
-	}
+	table := fileMutations()
 	for _, engine := range []string{"native", "wasm"} {
 		t.Run(engine, func(t *testing.T) {
 			dir := t.TempDir()
@@ -177,6 +88,105 @@ func TestSnapshotFileMutations(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// flipBytes inverts n bytes of the file at offset at, in place.
+func flipBytes(t *testing.T, path string, at, n int) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, int64(at)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] ^= 0xff
+	}
+	if _, err := f.WriteAt(b, int64(at)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fileSize is the file's size in bytes.
+func fileSize(t *testing.T, path string) int {
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(info.Size())
+}
+
+// fileMutations are the table of TestSnapshotFileMutations: what can happen to a served
+// snapshot file, and whether the host must reject the result.
+func fileMutations() []mutation {
+	return []mutation{
+		{name: "corrupt in place, same size", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
+			n := fileSize(t, path)
+			flipBytes(t, path, n/2-128, 256)
+			return -1
+		}},
+		{name: "truncated to nothing", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
+			if err := os.Truncate(path, 0); err != nil {
+				t.Fatal(err)
+			}
+			return -1
+		}},
+		{name: "truncated to half", rejected: true, apply: func(t *testing.T, path string, _ func(int) []byte) int {
+			if err := os.Truncate(path, int64(fileSize(t, path)/2)); err != nil {
+				t.Fatal(err)
+			}
+			return -1
+		}},
+		{name: "half copied in place", rejected: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
+			v := int(versionSeq.Add(1))
+			data := next(v)
+			if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return -1
+		}},
+		{name: "half copied, then completed", apply: func(t *testing.T, path string, next func(int) []byte) int {
+			v := int(versionSeq.Add(1))
+			data := next(v)
+			writeInPlace(t, path, data)
+			return v
+		}},
+		{name: "corrupt copy renamed over it", rejected: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
+			data := next(int(versionSeq.Add(1)))
+			data[len(data)/2] ^= 0x55
+			writeAtomic(t, path, data)
+			return -1
+		}},
+		{name: "replaced by rename every 100 ms", apply: func(t *testing.T, path string, next func(int) []byte) int {
+			last := 0
+			for range 15 {
+				last = int(versionSeq.Add(1))
+				writeAtomic(t, path, next(last))
+				time.Sleep(100 * time.Millisecond)
+			}
+			return last
+		}},
+		{name: "rewritten in place every 100 ms", apply: func(t *testing.T, path string, next func(int) []byte) int {
+			last := 0
+			for range 10 {
+				last = int(versionSeq.Add(1))
+				writeInPlace(t, path, next(last))
+				time.Sleep(100 * time.Millisecond)
+			}
+			return last
+		}},
+		{name: "deleted, then copied back", gone: true, apply: func(t *testing.T, path string, next func(int) []byte) int {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			v := int(versionSeq.Add(1))
+			writeAtomic(t, path, next(v))
+			return v
+		}},
 	}
 }
 
