@@ -408,7 +408,7 @@ func (g *generation) serve(inst *instance, req *edge.Request) (*edge.Response, e
 				return
 			}
 			g.stuck.Add(1)
-			p.log.Warn("wasm instance busy past its work budget; a fresh one takes its place", "busy_for", after)
+			p.log.Warn("wasm instance busy past its work budget; a fresh one takes its place", "busy_for_ms", after.Milliseconds())
 			g.replace()
 		})
 		defer t.Stop()
