@@ -16,9 +16,6 @@ package esclients
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,33 +24,9 @@ import (
 )
 
 func TestJavaScriptClients(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs node and the host")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CDA_PARITY_REQUIRED") == "1" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
-	}
-	dir := filepath.Join(edgetest.RepoRoot(t), "web", "esclients")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json")); err != nil {
-		run(t, dir, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	}
+	node, dir := edgetest.NodePackage(t, "web/esclients")
 	base := "http://" + edgetest.StartHost(t) + "/cda/es/v1"
-	t.Logf("esclients.mjs:\n%s", run(t, dir, node, "esclients.mjs", base))
-}
-
-func run(t *testing.T, dir, name string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-	}
-	return out
+	t.Logf("esclients.mjs:\n%s", edgetest.RunIn(t, dir, nil, node, "esclients.mjs", base))
 }
 
 // searchAnswer is the part of a search answer the Go checks read.

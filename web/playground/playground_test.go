@@ -22,40 +22,16 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge/edgetest"
 )
 
-// need returns the path of a required program, skipping (or, under
-// CDA_PARITY_REQUIRED=1, failing) the test when it is missing.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CDA_PARITY_REQUIRED") == "1" {
-			t.Fatalf("%s is not installed", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return p
-}
-
 // setup returns node and this folder, with its npm packages installed.
 func setup(t *testing.T) (node, dir string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs node")
-	}
-	node = need(t, "node")
-	dir = filepath.Join(edgetest.RepoRoot(t), "web", "playground")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json")); err != nil {
-		runIn(t, dir, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	}
-	return node, dir
+	return edgetest.NodePackage(t, "web/playground")
 }
 
 // TestBuildIsCommitted builds the pages into a temporary folder and compares it, file by
@@ -63,7 +39,7 @@ func setup(t *testing.T) (node, dir string) {
 func TestBuildIsCommitted(t *testing.T) {
 	node, dir := setup(t)
 	out := t.TempDir()
-	runIn(t, dir, nil, node, "build.mjs", "--out", out)
+	edgetest.RunIn(t, dir, nil, node, "build.mjs", "--out", out)
 	committed := filepath.Join(edgetest.RepoRoot(t), "host", "webui", "dist")
 	want, got := readTree(t, out), readTree(t, committed)
 	for name, b := range want {
@@ -106,7 +82,7 @@ func readTree(t *testing.T, root string) map[string][]byte {
 func TestOpenAPIValidates(t *testing.T) {
 	node, dir := setup(t)
 	doc := filepath.Join(edgetest.RepoRoot(t), "host", "webui", "dist", "openapi.json")
-	t.Logf("%s", runIn(t, dir, nil, node, "validate.mjs", doc))
+	t.Logf("%s", edgetest.RunIn(t, dir, nil, node, "validate.mjs", doc))
 }
 
 // TestBrowser runs browser.mjs: the playground, GraphiQL and the API reference in
@@ -119,25 +95,11 @@ func TestBrowser(t *testing.T) {
 		browser = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(browser); err != nil {
-		need(t, browser) // skips or fails with the reason
+		edgetest.Need(t, browser) // skips or fails with the reason
 	}
 	addr := startHost(t)
 	out := filepath.Join(edgetest.RepoRoot(t), "build", "playground")
-	t.Logf("%s", runIn(t, dir, nil, node, "browser.mjs", "http://"+addr, out, browser))
-}
-
-// runIn runs a command in dir and returns its output; failing, it fails the test with
-// the output.
-func runIn(t *testing.T, dir string, env []string, name string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-	}
-	return out
+	t.Logf("%s", edgetest.RunIn(t, dir, nil, node, "browser.mjs", "http://"+addr, out, browser))
 }
 
 // startHost serves the demo environment with the host, one instance, running the TinyGo
