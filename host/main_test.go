@@ -12,11 +12,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/edgetest"
 	"github.com/cdaedge/cdaedge/host/internal/testsnap"
 	"github.com/cdaedge/cdaedge/wasm/wasmtest"
 )
@@ -43,30 +43,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// logBuffer collects the host's stderr and signals its "listening" line.
-type logBuffer struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	ready chan struct{}
-	once  sync.Once
-}
-
-func (l *logBuffer) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.Write(b)
-	if bytes.Contains(l.buf.Bytes(), []byte(`"msg":"listening"`)) {
-		l.once.Do(func() { close(l.ready) })
-	}
-	return len(b), nil
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -86,10 +62,10 @@ func startHost(t *testing.T, args ...string) string {
 }
 
 // startHostProc is startHost that also returns the host's PID and its log.
-func startHostProc(t *testing.T, args ...string) (string, int, *logBuffer) {
+func startHostProc(t *testing.T, args ...string) (string, int, *edgetest.HostLog) {
 	t.Helper()
 	addr := freeAddr(t)
-	logs := &logBuffer{ready: make(chan struct{})}
+	logs := edgetest.NewHostLog()
 	cmd := exec.Command(hostBin, append([]string{"--addr", addr}, args...)...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -106,7 +82,7 @@ func startHostProc(t *testing.T, args ...string) (string, int, *logBuffer) {
 		}
 	})
 	select {
-	case <-logs.ready:
+	case <-logs.Listening():
 	case err := <-exited:
 		exited <- err
 		t.Fatalf("host exited before listening: %v\n%s", err, logs)

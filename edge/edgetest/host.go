@@ -42,7 +42,7 @@ func StartHost(t testing.TB, args ...string) string {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	logs := &hostLog{ready: make(chan struct{})}
+	logs := NewHostLog()
 	cmd := exec.Command(host, append([]string{"--snapshots", snaps, "--addr", addr, "--access-log=false"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -65,7 +65,7 @@ func StartHost(t testing.TB, args ...string) string {
 		}
 	})
 	select {
-	case <-logs.ready:
+	case <-logs.Listening():
 	case err := <-exited:
 		t.Fatalf("the host exited before listening: %v\n%s", err, logs)
 	case <-time.After(30 * time.Second):
@@ -74,15 +74,23 @@ func StartHost(t testing.TB, args ...string) string {
 	return addr
 }
 
-// hostLog collects the host's log and signals its "listening" line.
-type hostLog struct {
+// HostLog collects a host process's log (its stdout and stderr) and signals its
+// "listening" line. It is safe for concurrent use.
+type HostLog struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	ready chan struct{}
 	once  sync.Once
 }
 
-func (l *hostLog) Write(b []byte) (int, error) {
+// NewHostLog returns an empty log.
+func NewHostLog() *HostLog { return &HostLog{ready: make(chan struct{})} }
+
+// Listening is closed once the host has logged that it listens.
+func (l *HostLog) Listening() <-chan struct{} { return l.ready }
+
+// Write implements io.Writer.
+func (l *HostLog) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf.Write(b)
@@ -92,7 +100,8 @@ func (l *hostLog) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (l *hostLog) String() string {
+// String returns what the host has logged so far.
+func (l *HostLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
