@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"log/slog"
 	"net"
@@ -74,6 +75,11 @@ func (l *limitListener) refuse(c net.Conn) {
 		head := "HTTP/1.1 503 Service Unavailable\r\nContent-Type: " + edge.ContentTypeJSON +
 			"\r\nRetry-After: " + strconv.Itoa(l.retryAfter) + "\r\nConnection: close\r\nContent-Length: " +
 			strconv.Itoa(len(body)) + "\r\n\r\n"
+		// Read the request's head first (briefly): an answer written before the client
+		// has sent its request is, to an HTTP client, an unsolicited response on an idle
+		// connection, which it drops and reports as a broken connection, not as a 503.
+		_ = c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		awaitRequestHead(c)
 		_ = c.SetDeadline(time.Now().Add(time.Second))
 		_, _ = c.Write(append([]byte(head), body...))
 		// Half-close and read what the client sent, so that closing does not reset the
@@ -89,6 +95,20 @@ func (l *limitListener) refuse(c net.Conn) {
 		}
 		_ = c.Close()
 	}()
+}
+
+// awaitRequestHead reads from c until the end of a request's head (an empty line), 8 KiB,
+// or an error such as c's read deadline.
+func awaitRequestHead(c net.Conn) {
+	var buf [8192]byte
+	n := 0
+	for n < len(buf) {
+		m, err := c.Read(buf[n:])
+		n += m
+		if bytes.Contains(buf[:n], []byte("\r\n\r\n")) || err != nil {
+			return
+		}
+	}
 }
 
 // conn frees its listener slot once closed and logs a slow sender: a read cut by its
