@@ -118,7 +118,21 @@ func (e Expect) exactBody() ([]byte, error) {
 // status, an error status without a code.
 func LoadCases(t testing.TB, pattern string) []Case {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(t), filepath.FromSlash(ConformanceDir))
+	return loadTables(t, ConformanceDir, pattern)
+}
+
+// BudgetCases reads testdata/hostile/budget.json: request shapes built to be expensive,
+// each expected to end within the work budget or the answer size limit, and to report
+// the steps it spent (the Cda-Work-Steps header), which every runtime must count alike.
+func BudgetCases(t testing.TB) []Case {
+	t.Helper()
+	return loadTables(t, HostileDir, "budget.json")
+}
+
+// loadTables reads the tables in dir (relative to the repository root) matching pattern.
+func loadTables(t testing.TB, dir, pattern string) []Case {
+	t.Helper()
+	dir = filepath.Join(RepoRoot(t), filepath.FromSlash(dir))
 	files, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		t.Fatalf("edgetest: bad pattern %q: %v", pattern, err)

@@ -28,15 +28,17 @@ var TransportHeaders = []string{
 	"Keep-Alive", "Nel", "Report-To", "Server", "Transfer-Encoding",
 }
 
-// RunConformance runs every case of every table in testdata/conformance, and the stored
-// Lucene cases (LuceneCases), against h, one
+// RunConformance runs every case of every table in testdata/conformance, the expensive
+// shapes of testdata/hostile/budget.json (BudgetCases) and the stored Lucene cases
+// (LuceneCases), against h, one
 // subtest per case (named after the case). Each case checks the case's expectations
 // and the envelope rules of API.md D8, and, unless h is the native router itself,
 // that h answers exactly as NativeHandler does: the same status, the same body bytes
 // and the same headers (apart from TransportHeaders).
 func RunConformance(t *testing.T, h Handler) {
 	t.Helper()
-	RunCases(t, h, append(LoadCases(t, "*.json"), LuceneCases(t)...))
+	cases := append(LoadCases(t, "*.json"), BudgetCases(t)...)
+	RunCases(t, h, append(cases, LuceneCases(t)...))
 }
 
 // RunCases is RunConformance over the given cases, for a runtime that runs a subset.

@@ -37,6 +37,9 @@ const (
 	DemoData = "testdata/demo/content.ndjson"
 	// ConformanceDir holds the conformance tables, relative to the repository root.
 	ConformanceDir = "testdata/conformance"
+	// HostileDir holds the hostile request catalogue and the table of expensive request
+	// shapes (budget.json, run as conformance cases), relative to the repository root.
+	HostileDir = "testdata/hostile"
 )
 
 // Handler is any runtime that answers requests: the native router, the wasm module in

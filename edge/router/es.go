@@ -343,7 +343,11 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 		}
 	}
 	sc.preview = preview
-	return r.answer(sc, req, RouteESMsearch, dst)
+	var steps int64
+	for _, env := range used {
+		steps += env.eval.Steps()
+	}
+	return withSteps(r.answer(sc, req, RouteESMsearch, dst), steps)
 }
 
 // msearchIndex reads an _msearch header line (blank is {}): the environment its index

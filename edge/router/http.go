@@ -105,8 +105,9 @@ func scopeHeaders(preview bool, resp *edge.Response) *edge.Response {
 }
 
 // exposedHeaders are the answer headers beyond CORS's safelisted ones that browser code
-// may read (D11): the validator for If-None-Match, and the request id the host echoes.
-const exposedHeaders = "ETag, X-Request-Id"
+// may read (D11): the validator for If-None-Match, the request id the host echoes, and
+// the work a request spent.
+const exposedHeaders = "ETag, X-Request-Id, " + workStepsHeader
 
 // withCORS lets any origin read the answer (published environments, D11).
 func withCORS(resp *edge.Response) *edge.Response {

@@ -6,6 +6,8 @@
 package router
 
 import (
+	"strconv"
+
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/eval"
@@ -165,10 +167,21 @@ func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Err
 		err = env.eval.CheckAnswer(len(buf), 0)
 	}
 	if err != nil {
-		return r.failure(env, rt, req, edge.AsError(err))
+		return withSteps(r.failure(env, rt, req, edge.AsError(err)), env.eval.Steps())
 	}
 	r.buf = buf
-	return r.success(env, req, rt, buf)
+	return withSteps(r.success(env, req, rt, buf), env.eval.Steps())
+}
+
+// workStepsHeader names the answer header that tells how much of the work budget the
+// request spent (API.md D11), so that a client can see how close a query comes to
+// too_complex before it gets there.
+const workStepsHeader = "Cda-Work-Steps"
+
+// withSteps adds the work steps header to an answer the engine worked on.
+func withSteps(resp *edge.Response, steps int64) *edge.Response {
+	resp.Headers = append(resp.Headers, edge.Header{Name: workStepsHeader, Value: strconv.FormatInt(steps, 10)})
+	return resp
 }
 
 // failure is the envelope of e, in the GraphQL form too on the GraphQL route (D8), or

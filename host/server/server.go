@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -123,10 +124,18 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Int("status", status),
 			slog.Int64("bytes", sw.bytes),
 			slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+			// The engine's count of the work the request spent (0: none reported).
+			slog.Int64("steps", headerInt(sw.Header(), "Cda-Work-Steps")),
 			slog.String("encoding", sw.Header().Get("Content-Encoding")),
 			slog.String("remote", r.RemoteAddr),
 		)
 	}
+}
+
+// headerInt is the integer value of h's header name, or 0.
+func headerInt(h http.Header, name string) int64 {
+	n, _ := strconv.ParseInt(h.Get(name), 10, 64)
+	return n
 }
 
 // served reports whether env is a served environment.

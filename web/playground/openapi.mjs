@@ -26,6 +26,7 @@ const ok = (description, schema, example) => ({
   headers: {
     ETag: { description: 'A strong entity tag; `If-None-Match` with it answers 304.', schema: { type: 'string' } },
     'Cache-Control': { description: '`public, max-age=60` by default; `private, no-store` for preview environments (D11).', schema: { type: 'string' } },
+    'Cda-Work-Steps': { description: 'The work the request spent, in engine steps, out of its budget of 5 million (D11); the same in every runtime.', schema: { type: 'integer' } },
   },
   content: json(schema, example),
 });
