@@ -39,6 +39,27 @@ func HeaderValue(hs []Header, name string) string {
 	return ""
 }
 
+// AnswerHeaders are the request headers an answer depends on, besides If-None-Match
+// (which only turns a 200 into a 304, see IfNoneMatch): the router reads no other. With
+// the method, path, query string and body they identify an answer, so a cache of
+// answers keys on them. A test of the router checks that it reads no header missing here.
+var AnswerHeaders = [...]string{"Accept", "Access-Control-Request-Headers", "Authorization", "Content-Type"}
+
+// IfNoneMatch reports whether an If-None-Match value lists etag, or is "*": the
+// comparison is weak (a W/ prefix is ignored), as RFC 9110 has it for If-None-Match.
+func IfNoneMatch(value, etag string) bool {
+	for value != "" {
+		var tag string
+		tag, value, _ = strings.Cut(value, ",")
+		tag = strings.TrimSpace(tag)
+		tag = strings.TrimPrefix(tag, "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
+}
+
 // Request limits of API.md D11 that every runtime enforces before a request reaches the
 // engine (413 and 414 answers).
 const (

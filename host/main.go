@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/builder/version"
+	"github.com/cdaedge/cdaedge/host/answercache"
 	"github.com/cdaedge/cdaedge/host/compress"
 	"github.com/cdaedge/cdaedge/host/config"
 	"github.com/cdaedge/cdaedge/host/httpedge"
@@ -117,7 +118,21 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		}
 	}()
 
-	reloader := reload.New(cfg.Snapshots, files, eng.Swap, reload.Options{Poll: cfg.Poll, Logger: log})
+	var served httpedge.Engine = eng
+	swap := eng.Swap
+	var cache *answercache.Cache
+	if cfg.AnswerCacheBytes > 0 {
+		cache = answercache.New(eng, cfg.AnswerCacheBytes)
+		served = cache
+		swap = func(ctx context.Context, files []snapdir.File) error {
+			err := eng.Swap(ctx, files)
+			if err == nil {
+				cache.Purge() // after the swap: the requests that start now see the new set
+			}
+			return err
+		}
+	}
+	reloader := reload.New(cfg.Snapshots, files, swap, reload.Options{Poll: cfg.Poll, Logger: log})
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -144,8 +159,12 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 
 	var m *metrics.Metrics
 	if cfg.Metrics {
-		m = metrics.New(metrics.Sources{Snapshots: reloader.Served, PoolSize: eng.Size,
-			Failures: eng.Failures, Reloads: reloader.Counts})
+		src := metrics.Sources{Snapshots: reloader.Served, PoolSize: eng.Size,
+			Failures: eng.Failures, Reloads: reloader.Counts}
+		if cache != nil {
+			src.AnswerCache = cache.Stats
+		}
+		m = metrics.New(src)
 	}
 	apiOpts := httpedge.Options{MaxBodyBytes: int64(cfg.Router.MaxBodyBytes), Logger: log, RetryAfter: time.Second}
 	if cfg.MaxInFlightPerInstance > 0 {
@@ -154,7 +173,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if cfg.Compress {
 		apiOpts.Compressor = compress.New(cfg.CompressMinBytes)
 	}
-	var api http.Handler = httpedge.NewHandler(eng, apiOpts)
+	var api http.Handler = httpedge.NewHandler(served, apiOpts)
 	if cfg.Web {
 		api = webui.Handler(webui.Options{Module: browserModule(cfg), Snapshots: reloader.Served, Next: api})
 	}

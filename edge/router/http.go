@@ -239,15 +239,5 @@ func etagOf(hash [32]byte, req *edge.Request, variant string) string {
 
 // ifNoneMatch reports whether the request's If-None-Match lists etag (or is "*").
 func ifNoneMatch(req *edge.Request, etag string) bool {
-	v := edge.HeaderValue(req.Headers, "If-None-Match")
-	for v != "" {
-		var tag string
-		tag, v, _ = strings.Cut(v, ",")
-		tag = strings.TrimSpace(tag)
-		tag = strings.TrimPrefix(tag, "W/")
-		if tag == "*" || tag == etag {
-			return true
-		}
-	}
-	return false
+	return edge.IfNoneMatch(edge.HeaderValue(req.Headers, "If-None-Match"), etag)
 }

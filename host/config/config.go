@@ -44,6 +44,10 @@ type Config struct {
 	Compress         bool
 	CompressMinBytes int
 
+	// AnswerCacheBytes bounds the memory of recent answers kept for requests asked
+	// again; zero turns the cache off.
+	AnswerCacheBytes int64
+
 	Watch bool
 	Poll  time.Duration
 
@@ -125,6 +129,7 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.IntVar(&c.MaxHeaderBytes, "max-header-bytes", 64<<10, "largest request line and headers (431 above); keep above --max-url-bytes")
 	fs.BoolVar(&c.Compress, "compress", true, "compress answers with zstd or gzip when the client accepts them")
 	fs.IntVar(&c.CompressMinBytes, "compress-min-bytes", 1024, "smallest body worth compressing")
+	fs.Int64Var(&c.AnswerCacheBytes, "answer-cache-bytes", 64<<20, "memory for recent answers, served again without evaluating while the snapshots stay the same (emptied on every reload; never preview answers); 0 turns it off")
 	fs.BoolVar(&c.Watch, "watch", true, "watch the snapshot folder and reload changed snapshots (SIGHUP always rescans)")
 	fs.DurationVar(&c.Poll, "poll", 0, "also rescan the snapshot folder at this interval (for file systems without change events)")
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", 5*time.Second, "time to read a request's headers")

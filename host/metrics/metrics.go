@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/cdaedge/cdaedge/host/answercache"
 	"github.com/cdaedge/cdaedge/host/reload"
 	"github.com/cdaedge/cdaedge/host/snapdir"
 )
@@ -27,6 +28,8 @@ type Sources struct {
 	Failures func() uint64
 	// Reloads returns the reloader's totals.
 	Reloads func() reload.Counts
+	// AnswerCache returns the answer cache's counters (nil: no cache).
+	AnswerCache func() answercache.Stats
 }
 
 // Metrics is the host's metric registry. It is safe for concurrent use.
@@ -90,7 +93,23 @@ func New(src Sources) *Metrics {
 			Name: "cda_snapshot_rescans_total", Help: "Rescans of the snapshot folder.",
 		}, func() float64 { return float64(src.Reloads().Scans) }))
 	}
+	if src.AnswerCache != nil {
+		m.registerAnswerCache(src.AnswerCache)
+	}
 	return m
+}
+
+// registerAnswerCache registers the answer cache's hits, misses and size.
+func (m *Metrics) registerAnswerCache(stats func() answercache.Stats) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "cda_answer_cache_hits_total", Help: "Requests answered from the answer cache.",
+	}, func() float64 { return float64(stats().Hits) }))
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "cda_answer_cache_misses_total", Help: "Requests the answer cache could have answered but did not hold (the engine answered them).",
+	}, func() float64 { return float64(stats().Misses) }))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "cda_answer_cache_bytes", Help: "Memory held by the answer cache's answers (approximate).",
+	}, func() float64 { return float64(stats().Bytes) }))
 }
 
 // Observe records one answered request.

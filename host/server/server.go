@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -126,6 +127,8 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 			// The engine's count of the work the request spent (0: none reported).
 			slog.Int64("steps", headerInt(sw.Header(), "Cda-Work-Steps")),
+			// Whether the answer came from the answer cache (its steps are the first's).
+			slog.Bool("cached", strings.HasSuffix(sw.Header().Get("Cache-Status"), "; hit")),
 			slog.String("encoding", sw.Header().Get("Content-Encoding")),
 			slog.String("remote", r.RemoteAddr),
 		)
