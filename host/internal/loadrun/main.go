@@ -11,7 +11,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,9 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,12 +25,17 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cdaedge/cdaedge/host/internal/localproc"
+
+	"github.com/cdaedge/cdaedge/host/internal/wrkrun"
 )
 
 type options struct {
 	host, snapshots, env, engine, module, out string
 	duration                                  time.Duration
 	connections, threads, instances           int
+	answerCacheBytes                          int64
 	maxGrowth                                 float64
 	window                                    time.Duration
 }
@@ -47,6 +48,9 @@ func main() {
 	flag.StringVar(&o.engine, "engine", "wasm", "host engine: wasm or native")
 	flag.StringVar(&o.module, "module", "", "wasm module for the host (default: its embedded one)")
 	flag.IntVar(&o.instances, "instances", 0, "host wasm instances (default: the host's)")
+	// The mix repeats a few requests: with the host's answer cache on, the run would
+	// measure the cache rather than the engine.
+	flag.Int64Var(&o.answerCacheBytes, "answer-cache-bytes", 0, "the host's --answer-cache-bytes (default 0: off, so that the engine answers every request)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "length of the run")
 	flag.IntVar(&o.connections, "connections", 64, "concurrent connections")
 	flag.IntVar(&o.threads, "threads", 2, "wrk threads")
@@ -97,11 +101,12 @@ func run(o options) error {
 	}
 	defer os.RemoveAll(work)
 
-	addr, err := freeAddr()
+	addr, err := localproc.FreeAddr()
 	if err != nil {
 		return err
 	}
-	args := []string{"--snapshots", o.snapshots, "--addr", addr, "--engine", o.engine, "--log-level", "warn"}
+	args := []string{"--snapshots", o.snapshots, "--addr", addr, "--engine", o.engine, "--log-level", "warn",
+		"--answer-cache-bytes", strconv.FormatInt(o.answerCacheBytes, 10)}
 	if o.module != "" {
 		args = append(args, "--module", o.module)
 	}
@@ -125,11 +130,11 @@ func run(o options) error {
 		<-exited
 	}()
 	base := "http://" + addr
-	if err := waitReady(base, exited); err != nil {
+	if err := localproc.WaitOK(base+"/readyz", exited, time.Minute); err != nil {
 		b, _ := os.ReadFile(hostLog.Name())
 		return fmt.Errorf("%w\n%s", err, b)
 	}
-	ids, err := contentIDs(base, o.env)
+	ids, err := localproc.ContentIDs(base, o.env)
 	if err != nil {
 		return err
 	}
@@ -191,54 +196,6 @@ func run(o options) error {
 	return nil
 }
 
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-// waitReady polls /readyz (bounded) until the host is ready.
-func waitReady(base string, exited <-chan error) error {
-	for range 600 {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("host exited: %v", err)
-		default:
-		}
-		if resp, err := http.Get(base + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return errors.New("host not ready after 60 s")
-}
-
-// contentIDs returns some content ids of env, for item requests.
-func contentIDs(base, env string) ([]string, error) {
-	resp, err := http.Get(base + "/cda/rest/v1/" + url.PathEscape(env) + "/contents?pageSize=50&sort=Name&sortAsc=true")
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var page struct {
-		Data []struct{ ContentID string } `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil || len(page.Data) == 0 {
-		return nil, fmt.Errorf("list %s: status %d, %v", env, resp.StatusCode, err)
-	}
-	ids := make([]string, len(page.Data))
-	for i, d := range page.Data {
-		ids[i] = d.ContentID
-	}
-	return ids, nil
-}
-
 // mixRequest is one request of the load mix.
 type mixRequest struct {
 	method, path, body string
@@ -274,18 +231,12 @@ func mix(env string, ids []string) []mixRequest {
 // checkMix sends every request of the mix once and requires 200s.
 func checkMix(base, env string, ids []string) error {
 	for _, r := range mix(env, ids) {
-		req, _ := http.NewRequest(r.method, base+r.path, strings.NewReader(r.body))
-		if r.body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := http.DefaultClient.Do(req)
+		status, b, err := localproc.Send(base, r.method, r.path, r.body)
 		if err != nil {
 			return err
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			return fmt.Errorf("mix request %s %s: %d %.300s", r.method, r.path, resp.StatusCode, b)
+		if status != 200 {
+			return fmt.Errorf("mix request %s %s: %d %.300s", r.method, r.path, status, b)
 		}
 	}
 	return nil
@@ -319,51 +270,19 @@ function request()
   counter = counter + 1
   return prepared[(counter % #prepared) + 1]
 end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"bytes":%d,"errors":%d,"non2xx":%d,"p50":%d,"p99":%d,"p999":%d,"max":%d}\n',
-    summary.requests, summary.duration, summary.bytes, e.connect + e.read + e.write + e.timeout, e.status,
-    latency:percentile(50), latency:percentile(99), latency:percentile(99.9), latency.max))
-end
 `)
+	b.WriteString(wrkrun.DoneScript)
 	return b.Bytes()
 }
 
+// parseWrk reads wrk's summary into a report.
 func parseWrk(out []byte) (report, error) {
-	var r report
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "WRKJSON ")
-		if !ok {
-			continue
-		}
-		var w struct {
-			Requests, DurationUS, Bytes, Errors, Non2xx int64
-			P50, P99, P999, Max                         float64
-		}
-		dec := json.NewDecoder(strings.NewReader(line))
-		if err := dec.Decode(&struct {
-			Requests   *int64   `json:"requests"`
-			DurationUS *int64   `json:"duration_us"`
-			Bytes      *int64   `json:"bytes"`
-			Errors     *int64   `json:"errors"`
-			Non2xx     *int64   `json:"non2xx"`
-			P50        *float64 `json:"p50"`
-			P99        *float64 `json:"p99"`
-			P999       *float64 `json:"p999"`
-			Max        *float64 `json:"max"`
-		}{&w.Requests, &w.DurationUS, &w.Bytes, &w.Errors, &w.Non2xx, &w.P50, &w.P99, &w.P999, &w.Max}); err != nil {
-			return r, fmt.Errorf("parse wrk summary: %w", err)
-		}
-		r.Requests, r.ResponseBytes, r.Errors, r.Non2xx = w.Requests, w.Bytes, w.Errors, w.Non2xx
-		r.Seconds = float64(w.DurationUS) / 1e6
-		if r.Seconds > 0 {
-			r.RPS = float64(w.Requests) / r.Seconds
-		}
-		r.P50ms, r.P99ms, r.P999ms, r.MaxMs = w.P50/1000, w.P99/1000, w.P999/1000, w.Max/1000
-		return r, nil
+	w, err := wrkrun.Parse(out)
+	if err != nil {
+		return report{}, err
 	}
-	return r, errors.New("no summary line in wrk's output")
+	return report{Requests: w.Requests, ResponseBytes: w.Bytes, Errors: w.Errors, Non2xx: w.Non2xx, Seconds: w.Seconds,
+		RPS: w.RPS, P50ms: w.P50ms, P99ms: w.P99ms, P999ms: w.P999ms, MaxMs: w.MaxMs}, nil
 }
 
 type rssSample struct {

@@ -14,12 +14,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/cdaedge/cdaedge/host/internal/localproc"
 )
 
 type options struct {
@@ -63,7 +64,7 @@ func run(o options) (*report, error) {
 	if err := os.WriteFile(path, buildVersion(o.items, 1), 0o644); err != nil {
 		return nil, err
 	}
-	addr, err := freeAddr()
+	addr, err := localproc.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func run(o options) (*report, error) {
 		<-exited
 	}()
 	base := "http://" + addr
-	if err := waitReady(base, exited); err != nil {
+	if err := localproc.WaitOK(base+"/readyz", exited, 2*time.Minute); err != nil {
 		return nil, err
 	}
 	fmt.Printf("soak: %s engine, %s, snapshot of %d items replaced every %s, %d clients\n",
@@ -114,13 +115,4 @@ func run(o options) (*report, error) {
 		fmt.Println("report:", o.out)
 	}
 	return rep, nil
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }

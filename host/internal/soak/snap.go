@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,26 +80,4 @@ func startSwapper(ctx context.Context, path string, items int, period time.Durat
 		}
 	}()
 	return done
-}
-
-// waitReady polls /readyz until the host serves, or fails when it exits first.
-func waitReady(base string, exited chan error) error {
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			exited <- err
-			return fmt.Errorf("host exited before serving: %v", err)
-		default:
-		}
-		resp, err := http.Get(base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return fmt.Errorf("host not ready after 2 minutes")
 }

@@ -1,0 +1,88 @@
+// Package localproc holds what the host's measuring tools (loadrun, soak, vsnginx) do
+// alike with the servers they start on loopback: pick a free port, wait until a server
+// answers, ask it something.
+package localproc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// FreeAddr returns a loopback address with a port free at the time of the call.
+func FreeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// WaitOK polls url until it answers 200, for at most limit. When exited (which may be
+// nil) delivers the server process's end first, it gives up with that error, which it
+// sends back on exited for its other readers.
+func WaitOK(url string, exited chan error, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			exited <- err
+			return fmt.Errorf("the server exited before answering: %v", err)
+		default:
+		}
+		if resp, err := http.Get(url); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("no answer from " + url + " after " + limit.String())
+}
+
+// Send sends one request to base+path, with body as JSON when it is not empty, and
+// returns the answer's status and body.
+func Send(base, method, path, body string) (int, []byte, error) {
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// ContentIDs returns the content ids of the first 50 items of env by name, for item
+// requests.
+func ContentIDs(base, env string) ([]string, error) {
+	status, b, err := Send(base, "GET", "/cda/rest/v1/"+url.PathEscape(env)+"/contents?pageSize=50&sort=Name&sortAsc=true", "")
+	if err != nil {
+		return nil, err
+	}
+	var page struct {
+		Data []struct{ ContentID string } `json:"data"`
+	}
+	if err := json.Unmarshal(b, &page); err != nil || len(page.Data) == 0 {
+		return nil, fmt.Errorf("list %s: status %d, %v", env, status, err)
+	}
+	ids := make([]string, len(page.Data))
+	for i, d := range page.Data {
+		ids[i] = d.ContentID
+	}
+	return ids, nil
+}

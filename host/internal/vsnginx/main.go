@@ -1,0 +1,304 @@
+// Command vsnginx compares the host's throughput with nginx serving the same answer
+// bytes as static files, in one run on this machine: for each request (a REST list, one
+// item, a GraphQL query, a full-text search) it drives the host with each engine, with
+// and without its answer cache, then nginx, with wrk at the same concurrency, and prints
+// requests per second and each one's ratio to nginx. The ratios, not the absolute
+// numbers, are what carries from one machine to another.
+//
+//	go run ./host/internal/vsnginx --host build/host --snapshots DIR --env ENV
+//
+// `go tool task bench:http` builds everything, installs nginx and wrk, and runs it.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cdaedge/cdaedge/host/internal/localproc"
+
+	"github.com/cdaedge/cdaedge/host/internal/wrkrun"
+)
+
+type options struct {
+	host, snapshots, env, nginx, out string
+	duration                         time.Duration
+	connections                      int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.host, "host", "build/host", "host binary")
+	flag.StringVar(&o.snapshots, "snapshots", "", "snapshot folder to serve (required)")
+	flag.StringVar(&o.env, "env", "load", "environment to query")
+	flag.StringVar(&o.nginx, "nginx", "nginx", "nginx binary")
+	flag.DurationVar(&o.duration, "duration", 10*time.Second, "length of each wrk run")
+	flag.IntVar(&o.connections, "connections", 32, "concurrent connections")
+	flag.StringVar(&o.out, "out", "", "also write the results as JSON to this file")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "vsnginx:", err)
+		os.Exit(1)
+	}
+}
+
+// request is one measured request; nginx serves its answer as the static file name.
+type request struct {
+	name, method, path, body string
+}
+
+// server is one configuration measured: its base URL, and whether it is nginx (which
+// serves every request's bytes by GET from /<name>).
+type server struct {
+	label string
+	base  string
+	nginx bool
+	stop  func()
+}
+
+// result is one wrk run.
+type result struct {
+	Request string  `json:"request"`
+	Server  string  `json:"server"`
+	RPS     float64 `json:"rps"`
+	P50ms   float64 `json:"p50_ms"`
+	Errors  int64   `json:"errors"`
+	Ratio   float64 `json:"ratio_to_nginx"`
+}
+
+func run(o options) error {
+	if o.snapshots == "" {
+		return errors.New("--snapshots is required")
+	}
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		return errors.New("wrk not found: install it (apt-get install wrk; `go tool task bench:http` does)")
+	}
+	work, err := os.MkdirTemp("", "cdaedge-vsnginx")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	// nginx's workers run as an unprivileged user when it starts as root: they must be
+	// able to read the answers.
+	if err := os.Chmod(work, 0o755); err != nil {
+		return err
+	}
+
+	var servers []server
+	defer func() {
+		for _, s := range servers {
+			s.stop()
+		}
+	}()
+	for _, c := range []struct{ engine, cache string }{{"wasm", "0"}, {"wasm", "67108864"}, {"native", "0"}} {
+		s, err := startHost(o, work, c.engine, c.cache)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, s)
+	}
+	reqs, err := requests(servers[0].base, o.env)
+	if err != nil {
+		return err
+	}
+	static := filepath.Join(work, "static")
+	if err := writeAnswers(servers[0].base, static, reqs); err != nil {
+		return err
+	}
+	ng, err := startNginx(o.nginx, work, static)
+	if err != nil {
+		return err
+	}
+	servers = append(servers, ng)
+
+	var results []result
+	for _, r := range reqs {
+		var base float64
+		var row []result
+		for i := len(servers) - 1; i >= 0; i-- { // nginx first, for the ratios
+			s := servers[i]
+			sum, err := drive(wrk, work, o, s, r)
+			if err != nil {
+				return fmt.Errorf("%s on %s: %w", r.name, s.label, err)
+			}
+			if s.nginx {
+				base = sum.RPS
+			}
+			row = append(row, result{Request: r.name, Server: s.label, RPS: sum.RPS, P50ms: sum.P50ms,
+				Errors: sum.Errors + sum.Non2xx, Ratio: sum.RPS / base})
+		}
+		results = append(results, row...)
+	}
+	return report(o, results)
+}
+
+// requests are the measured requests, with an item id read from the environment.
+func requests(base, env string) ([]request, error) {
+	ids, err := localproc.ContentIDs(base, env)
+	if err != nil {
+		return nil, err
+	}
+	rest := "/cda/rest/v1/" + url.PathEscape(env) + "/contents"
+	return []request{
+		{"REST list", "GET", rest, ""},
+		{"REST get one", "GET", rest + "/" + url.PathEscape(ids[0]), ""},
+		{"GraphQL", "POST", "/cda/graphql/v1/" + url.PathEscape(env), `{"query":"{ content(pageSize: 10) { Name ContentID UpdatedAt } }"}`},
+		{"search", "POST", "/cda/es/v1/" + url.PathEscape(env), `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`},
+	}, nil
+}
+
+// writeAnswers stores each request's answer body under dir, for nginx.
+func writeAnswers(base, dir string, reqs []request) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, r := range reqs {
+		status, b, err := localproc.Send(base, r.method, r.path, r.body)
+		if err != nil || status != 200 {
+			return fmt.Errorf("%s: %d %v %.200s", r.name, status, err, b)
+		}
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drive runs wrk against s for request r and returns its summary.
+func drive(wrk, work string, o options, s server, r request) (wrkrun.Summary, error) {
+	method, path, body := r.method, r.path, r.body
+	if s.nginx {
+		method, body = "GET", ""
+		path = "/" + strconv.Itoa(indexOf(r))
+	}
+	script := filepath.Join(work, "req.lua")
+	lua := fmt.Sprintf("wrk.method = %q\nwrk.body = %q\n", method, body)
+	if body != "" {
+		lua += "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+	}
+	if err := os.WriteFile(script, []byte(lua+wrkrun.DoneScript), 0o644); err != nil {
+		return wrkrun.Summary{}, err
+	}
+	out, err := exec.Command(wrk, "-t", "2", "-c", strconv.Itoa(o.connections), "-d", o.duration.String(),
+		"-s", script, s.base+path).CombinedOutput()
+	if err != nil {
+		return wrkrun.Summary{}, fmt.Errorf("wrk: %v: %s", err, out)
+	}
+	return wrkrun.Parse(out)
+}
+
+// indexOf is the position of r among the measured requests: its static file's name.
+func indexOf(r request) int {
+	return map[string]int{"REST list": 0, "REST get one": 1, "GraphQL": 2, "search": 3}[r.name]
+}
+
+func report(o options, results []result) error {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "request\tserver\treq/s\tp50 ms\terrors\tvs nginx\n")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.2f\t%d\t%.3f×\n", r.Request, r.Server, r.RPS, r.P50ms, r.Errors, r.Ratio)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if o.out == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(o.out, append(b, '\n'), 0o644)
+}
+
+// startHost starts the host with engine and answer cache size on a free loopback port.
+func startHost(o options, work, engine, cacheBytes string) (server, error) {
+	addr, err := localproc.FreeAddr()
+	if err != nil {
+		return server{}, err
+	}
+	cmd := exec.Command(o.host, "--snapshots", o.snapshots, "--addr", addr, "--engine", engine,
+		"--answer-cache-bytes", cacheBytes, "--access-log=false", "--log-level", "warn", "--web=false")
+	log, err := os.Create(filepath.Join(work, "host-"+engine+"-"+cacheBytes+".log"))
+	if err != nil {
+		return server{}, err
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		return server{}, fmt.Errorf("start host: %w", err)
+	}
+	label := "host " + engine
+	if cacheBytes != "0" {
+		label += " + answer cache"
+	}
+	s := server{label: label, base: "http://" + addr, stop: stopper(cmd)}
+	if err := localproc.WaitOK(s.base+"/readyz", nil, time.Minute); err != nil {
+		s.stop()
+		return server{}, fmt.Errorf("%s: %w", label, err)
+	}
+	return s, nil
+}
+
+// startNginx serves dir's files on a free loopback port with nginx, in the foreground
+// under a config of its own in work (two workers, as many as the machine's cores here).
+func startNginx(bin, work, dir string) (server, error) {
+	addr, err := localproc.FreeAddr()
+	if err != nil {
+		return server{}, err
+	}
+	prefix := filepath.Join(work, "nginx")
+	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
+		return server{}, err
+	}
+	conf := fmt.Sprintf(`worker_processes 2;
+daemon off;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path %[1]s/tmp; proxy_temp_path %[1]s/tmp; fastcgi_temp_path %[1]s/tmp;
+  uwsgi_temp_path %[1]s/tmp; scgi_temp_path %[1]s/tmp;
+  default_type "application/json; charset=utf-8";
+  server { listen %[2]s; root %[3]s; etag on; }
+}
+`, prefix, addr, dir)
+	confPath := filepath.Join(prefix, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		return server{}, err
+	}
+	cmd := exec.Command(bin, "-p", prefix, "-e", filepath.Join(prefix, "error.log"), "-c", confPath)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	// nginx's master forks its workers: stop the whole process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return server{}, fmt.Errorf("start nginx (install it: apt-get install nginx): %w", err)
+	}
+	s := server{label: "nginx", base: "http://" + addr, nginx: true, stop: func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGQUIT)
+		_ = cmd.Wait()
+	}}
+	if err := localproc.WaitOK(s.base+"/0", nil, time.Minute); err != nil {
+		s.stop()
+		return server{}, fmt.Errorf("nginx: %w", err)
+	}
+	return s, nil
+}
+
+// stopper ends a started process and waits for it.
+func stopper(cmd *exec.Cmd) func() {
+	return func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}
+}
