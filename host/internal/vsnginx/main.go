@@ -31,6 +31,7 @@ import (
 
 type options struct {
 	host, snapshots, env, nginx, out string
+	tinygo                           string // a TinyGo build of the module, measured too when set
 	duration                         time.Duration
 	connections                      int
 }
@@ -41,6 +42,7 @@ func main() {
 	flag.StringVar(&o.snapshots, "snapshots", "", "snapshot folder to serve (required)")
 	flag.StringVar(&o.env, "env", "load", "environment to query")
 	flag.StringVar(&o.nginx, "nginx", "nginx", "nginx binary")
+	flag.StringVar(&o.tinygo, "tinygo-module", "", "also measure the host running this module (the TinyGo build) instead of its embedded one")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "length of each wrk run")
 	flag.IntVar(&o.connections, "connections", 32, "concurrent connections")
 	flag.StringVar(&o.out, "out", "", "also write the results as JSON to this file")
@@ -100,8 +102,12 @@ func run(o options) error {
 			s.stop()
 		}
 	}()
-	for _, c := range []struct{ engine, cache string }{{"wasm", "0"}, {"wasm", "67108864"}, {"native", "0"}} {
-		s, err := startHost(o, work, c.engine, c.cache)
+	configs := []hostConfig{{"wasm", "0", ""}, {"wasm", "67108864", ""}, {"native", "0", ""}}
+	if o.tinygo != "" {
+		configs = append(configs, hostConfig{"wasm", "0", o.tinygo})
+	}
+	for _, c := range configs {
+		s, err := startHost(o, work, c)
 		if err != nil {
 			return err
 		}
@@ -221,25 +227,34 @@ func report(o options, results []result) error {
 	return os.WriteFile(o.out, append(b, '\n'), 0o644)
 }
 
-// startHost starts the host with engine and answer cache size on a free loopback port.
-func startHost(o options, work, engine, cacheBytes string) (server, error) {
+// hostConfig is one configuration of the host measured: its engine, answer cache size
+// and module (empty: the embedded one).
+type hostConfig struct{ engine, cacheBytes, module string }
+
+// startHost starts the host configured as c on a free loopback port.
+func startHost(o options, work string, c hostConfig) (server, error) {
 	addr, err := localproc.FreeAddr()
 	if err != nil {
 		return server{}, err
 	}
-	cmd := exec.Command(o.host, "--snapshots", o.snapshots, "--addr", addr, "--engine", engine,
-		"--answer-cache-bytes", cacheBytes, "--access-log=false", "--log-level", "warn", "--web=false")
-	log, err := os.Create(filepath.Join(work, "host-"+engine+"-"+cacheBytes+".log"))
+	args := []string{"--snapshots", o.snapshots, "--addr", addr, "--engine", c.engine,
+		"--answer-cache-bytes", c.cacheBytes, "--access-log=false", "--log-level", "warn", "--web=false"}
+	label := "host " + c.engine
+	if c.module != "" {
+		args = append(args, "--module", c.module)
+		label += " (TinyGo module)"
+	}
+	if c.cacheBytes != "0" {
+		label += " + answer cache"
+	}
+	cmd := exec.Command(o.host, args...)
+	log, err := os.CreateTemp(work, "host-*.log")
 	if err != nil {
 		return server{}, err
 	}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return server{}, fmt.Errorf("start host: %w", err)
-	}
-	label := "host " + engine
-	if cacheBytes != "0" {
-		label += " + answer cache"
 	}
 	s := server{label: label, base: "http://" + addr, stop: stopper(cmd)}
 	if err := localproc.WaitOK(s.base+"/readyz", nil, time.Minute); err != nil {
