@@ -182,18 +182,7 @@ func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, 
 		e.releaseSet(some)
 	}
 	if scoring {
-		for _, s := range should {
-			if s.scores == nil {
-				continue
-			}
-			if !exact {
-				if touched == nil {
-					touched = e.newSet()
-				}
-				touched.or(s.set)
-			}
-			out.scores = e.addScores(out.scores, s)
-		}
+		touched = e.addShouldScores(&out, should, exact, touched)
 	}
 	for _, s := range should {
 		e.releaseSet(s.set)
@@ -302,6 +291,24 @@ func (e *Evaluator) preFilter(q query.Bool, scoring bool) (preFiltered, bool) {
 		set.and(e.within)
 	}
 	return preFiltered{set: set}, true
+}
+
+// addShouldScores adds the should clauses' scores into out's, and returns touched grown
+// by their items unless out.set is exactly those (exact).
+func (e *Evaluator) addShouldScores(out *scored, should []scored, exact bool, touched docSet) docSet {
+	for _, s := range should {
+		if s.scores == nil {
+			continue
+		}
+		if !exact {
+			if touched == nil {
+				touched = e.newSet()
+			}
+			touched.or(s.set)
+		}
+		out.scores = e.addScores(out.scores, s)
+	}
+	return touched
 }
 
 // zeroOutside zeroes the scores of the items in touched but not in keep.
