@@ -9,6 +9,7 @@
 //
 //	CDA_WASM_MODULE          the std module (else one is built)
 //	CDA_WASM_MODULE_TINYGO   the TinyGo module (go tool task build:wasm)
+//	CDA_TINYGO               the TinyGo that built it (go tool task tools:tinygo)
 //	CDA_WORKERD              the workerd binary (go tool task tools:npm)
 //	CDA_PARITY_REQUIRED=1    a runtime that cannot run fails instead of being skipped
 package parity

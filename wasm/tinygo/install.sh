@@ -7,8 +7,24 @@
 set -euo pipefail
 TINYGO_VERSION=0.41.1
 DIR=${1:?usage: install.sh DIR}
-APT_PACKAGES=(llvm-19-dev clang-19 lld-19 libclang-19-dev libclang-rt-19-dev-wasm32 wasi-libc binaryen g++)
+APT_PACKAGES=(llvm-19-dev clang-19 lld-19 libclang-19-dev libclang-rt-19-dev-wasm32 wasi-libc binaryen g++ patch)
+# Patches to TinyGo's runtime sources (compiled into every module TinyGo builds, so an
+# installed tree is patched in place). Each names a marker that shows it is applied.
+PATCH_DIR=$(cd "$(dirname "$0")" && pwd)
+PATCHES=("gc-large-objects.patch:cdaedge: large objects")
 log() { echo "tinygo-install: $*" >&2; }
+
+# apply_patches patches DIR's runtime sources where a patch is not applied yet.
+apply_patches() {
+  local entry file marker target
+  for entry in "${PATCHES[@]}"; do
+    file=${entry%%:*} marker=${entry#*:}
+    target=$(sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$PATCH_DIR/$file" | head -1)
+    grep -q "$marker" "$1/$target" && continue
+    log "patching $target ($file)"
+    patch -s -d "$1" -p1 --forward < "$PATCH_DIR/$file"
+  done
+}
 
 cache_ready() {
   local c
@@ -17,7 +33,9 @@ cache_ready() {
      -f $c/compiler-rt-wasm32-unknown-wasi-generic/lib.a ]]
 }
 
-if [[ -x $DIR/bin/tinygo ]] && "$DIR/bin/tinygo" version 2>/dev/null | grep -q "tinygo version $TINYGO_VERSION " && cache_ready; then
+if [[ -x $DIR/bin/tinygo ]] && "$DIR/bin/tinygo" version 2>/dev/null | grep -q "tinygo version $TINYGO_VERSION " && cache_ready &&
+   command -v patch >/dev/null; then
+  apply_patches "$DIR"
   exit 0 # already there
 fi
 start=$(date +%s)
@@ -46,6 +64,7 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$tmp"; mkdir -p "$(dirname "$DIR")"
 cp -r "$src" "$tmp"; chmod -R u+w "$tmp"
 mkdir -p "$tmp/src/net" # a git submodule, absent from the module zip; the engine needs no net
+apply_patches "$tmp"
 log "building tinygo $TINYGO_VERSION (go build -tags=llvm19)"
 # The cgo files are thin shims over LLVM's own (already optimised) libraries: compiling
 # them at -O0 without debug info took the build from 36 s to 29 s here, and the TinyGo
