@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/host/internal/localproc"
-
 	"github.com/cdaedge/cdaedge/host/internal/wrkrun"
 )
 

@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/host/internal/localproc"
-
 	"github.com/cdaedge/cdaedge/host/internal/wrkrun"
 )
 
@@ -53,13 +52,14 @@ func main() {
 	}
 }
 
-// request is one measured request; nginx serves its answer as the static file name.
+// request is one measured request; nginx serves its answer as the static file named
+// file.
 type request struct {
-	name, method, path, body string
+	name, method, path, body, file string
 }
 
 // server is one configuration measured: its base URL, and whether it is nginx (which
-// serves every request's bytes by GET from /<name>).
+// serves every request's bytes by GET from /<file>).
 type server struct {
 	label string
 	base  string
@@ -156,10 +156,10 @@ func requests(base, env string) ([]request, error) {
 	}
 	rest := "/cda/rest/v1/" + url.PathEscape(env) + "/contents"
 	return []request{
-		{"REST list", "GET", rest, ""},
-		{"REST get one", "GET", rest + "/" + url.PathEscape(ids[0]), ""},
-		{"GraphQL", "POST", "/cda/graphql/v1/" + url.PathEscape(env), `{"query":"{ content(pageSize: 10) { Name ContentID UpdatedAt } }"}`},
-		{"search", "POST", "/cda/es/v1/" + url.PathEscape(env), `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`},
+		{"REST list", "GET", rest, "", "list"},
+		{"REST get one", "GET", rest + "/" + url.PathEscape(ids[0]), "", "item"},
+		{"GraphQL", "POST", "/cda/graphql/v1/" + url.PathEscape(env), `{"query":"{ content(pageSize: 10) { Name ContentID UpdatedAt } }"}`, "graphql"},
+		{"search", "POST", "/cda/es/v1/" + url.PathEscape(env), `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`, "search"},
 	}, nil
 }
 
@@ -168,12 +168,12 @@ func writeAnswers(base, dir string, reqs []request) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for i, r := range reqs {
+	for _, r := range reqs {
 		status, b, err := localproc.Send(base, r.method, r.path, r.body)
 		if err != nil || status != 200 {
 			return fmt.Errorf("%s: %d %v %.200s", r.name, status, err, b)
 		}
-		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, r.file), b, 0o644); err != nil {
 			return err
 		}
 	}
@@ -185,7 +185,7 @@ func drive(wrk, work string, o options, s server, r request) (wrkrun.Summary, er
 	method, path, body := r.method, r.path, r.body
 	if s.nginx {
 		method, body = "GET", ""
-		path = "/" + strconv.Itoa(indexOf(r))
+		path = "/" + r.file
 	}
 	script := filepath.Join(work, "req.lua")
 	lua := fmt.Sprintf("wrk.method = %q\nwrk.body = %q\n", method, body)
@@ -201,11 +201,6 @@ func drive(wrk, work string, o options, s server, r request) (wrkrun.Summary, er
 		return wrkrun.Summary{}, fmt.Errorf("wrk: %v: %s", err, out)
 	}
 	return wrkrun.Parse(out)
-}
-
-// indexOf is the position of r among the measured requests: its static file's name.
-func indexOf(r request) int {
-	return map[string]int{"REST list": 0, "REST get one": 1, "GraphQL": 2, "search": 3}[r.name]
 }
 
 func report(o options, results []result) error {
@@ -303,7 +298,7 @@ http {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGQUIT)
 		_ = cmd.Wait()
 	}}
-	if err := localproc.WaitOK(s.base+"/0", nil, time.Minute); err != nil {
+	if err := localproc.WaitOK(s.base+"/list", nil, time.Minute); err != nil {
 		s.stop()
 		return server{}, fmt.Errorf("nginx: %w", err)
 	}
