@@ -586,9 +586,12 @@ func (p *Pool) MemorySizes() []uint64 {
 	if g == nil {
 		return nil
 	}
-	taken := make([]*instance, 0, cap(g.slots))
-	sizes := make([]uint64, 0, cap(g.slots))
-	for range cap(g.slots) {
+	// One token per instance: the channel has room for twice as many (see
+	// newGeneration), so its capacity is not the count.
+	n := p.opts.Instances
+	taken := make([]*instance, 0, n)
+	sizes := make([]uint64, 0, n)
+	for range n {
 		inst := <-g.slots
 		taken = append(taken, inst)
 		if inst == nil {

@@ -111,6 +111,21 @@ func TestServesContent(t *testing.T) {
 	}
 }
 
+// TestMemorySizes: one size per instance, each instance given back afterwards (the slot
+// channel has room for twice as many tokens as instances, so counting its capacity
+// waited for ever).
+func TestMemorySizes(t *testing.T) {
+	p := newPool(t, Options{Instances: 2})
+	sizes := p.MemorySizes()
+	if len(sizes) != 2 || sizes[0] == 0 || sizes[1] == 0 {
+		t.Fatalf("sizes %v, want two non-zero", sizes)
+	}
+	req := edge.Request{Method: "GET", Path: "/cda/rest/v1/" + env + "/contents"}
+	if _, err := p.Serve(context.Background(), &req); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestGuestOutOfMemoryReplacesInstance makes the guest die for real: with a memory cap,
 // allocating a huge request buffer kills the Go runtime inside the instance.
 func TestGuestOutOfMemoryReplacesInstance(t *testing.T) {
