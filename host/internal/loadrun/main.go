@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cdaedge/cdaedge/host/internal/localproc"
@@ -119,15 +118,11 @@ func run(o options) error {
 	defer hostLog.Close()
 	host := exec.Command(o.host, args...)
 	host.Stdout, host.Stderr = hostLog, hostLog
-	if err := host.Start(); err != nil {
+	exited, stop, err := localproc.Start(host)
+	if err != nil {
 		return fmt.Errorf("start host: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- host.Wait() }()
-	defer func() {
-		_ = syscall.Kill(host.Process.Pid, syscall.SIGTERM)
-		<-exited
-	}()
+	defer stop()
 	base := "http://" + addr
 	if err := localproc.WaitOK(base+"/readyz", exited, time.Minute); err != nil {
 		b, _ := os.ReadFile(hostLog.Name())
@@ -296,7 +291,7 @@ func sampleRSS(ctx context.Context, pid int) []rssSample {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
-		if kib, err := vmRSS(pid); err == nil {
+		if kib, err := localproc.RSSKiB(pid); err == nil {
 			out = append(out, rssSample{time.Since(start), float64(kib) / 1024})
 		}
 		select {
@@ -305,19 +300,6 @@ func sampleRSS(ctx context.Context, pid int) []rssSample {
 		case <-t.C:
 		}
 	}
-}
-
-func vmRSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		}
-	}
-	return 0, errors.New("no VmRSS")
 }
 
 // windows returns the peak RSS of the first and the last window of the run, and the

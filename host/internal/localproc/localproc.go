@@ -1,6 +1,6 @@
 // Package localproc holds what the host's measuring tools (loadrun, soak, vsnginx) do
-// alike with the servers they start on loopback: pick a free port, wait until a server
-// answers, ask it something.
+// alike with the servers they start on loopback: pick a free port, start and stop the
+// process, wait until it answers, ask it something, read its resident memory.
 package localproc
 
 import (
@@ -11,7 +11,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -85,4 +89,33 @@ func ContentIDs(base, env string) ([]string, error) {
 		ids[i] = d.ContentID
 	}
 	return ids, nil
+}
+
+// Start starts cmd. exited delivers its end once (WaitOK hands it back for other
+// readers); stop sends it SIGTERM and waits for that end.
+func Start(cmd *exec.Cmd) (exited chan error, stop func(), err error) {
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	exited = make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stop = func() {
+		_ = syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
+		<-exited
+	}
+	return exited, stop, nil
+}
+
+// RSSKiB returns the resident set size of process pid in KiB (Linux: /proc).
+func RSSKiB(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc/" + strconv.Itoa(pid) + "/status")
 }

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/cdaedge/cdaedge/host/internal/localproc"
@@ -77,15 +76,11 @@ func run(o options) (*report, error) {
 	}
 	host := exec.Command(o.host, args...)
 	host.Stdout, host.Stderr = os.Stderr, os.Stderr
-	if err := host.Start(); err != nil {
+	exited, stop, err := localproc.Start(host)
+	if err != nil {
 		return nil, fmt.Errorf("start host: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- host.Wait() }()
-	defer func() {
-		_ = syscall.Kill(host.Process.Pid, syscall.SIGTERM)
-		<-exited
-	}()
+	defer stop()
 	base := "http://" + addr
 	if err := localproc.WaitOK(base+"/readyz", exited, 2*time.Minute); err != nil {
 		return nil, err

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/cdaedge/cdaedge/host/internal/localproc"
 )
 
 // recorder collects every request's outcome, by period.
@@ -125,29 +125,15 @@ func startSampler(ctx context.Context, pid int, start time.Time) <-chan []sample
 				return
 			case <-t.C:
 			}
-			rss, err := readRSS(pid)
+			kib, err := localproc.RSSKiB(pid)
 			if err != nil {
 				continue
 			}
 			fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
-			s = append(s, sample{at: time.Since(start), rss: rss, fds: len(fds)})
+			s = append(s, sample{at: time.Since(start), rss: float64(kib) / 1024, fds: len(fds)})
 		}
 	}()
 	return out
-}
-
-func readRSS(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kb / 1024, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS")
 }
 
 // report is the outcome of a run.

@@ -248,10 +248,11 @@ func startHost(o options, work string, c hostConfig) (server, error) {
 		return server{}, err
 	}
 	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
+	_, stop, err := localproc.Start(cmd)
+	if err != nil {
 		return server{}, fmt.Errorf("start host: %w", err)
 	}
-	s := server{label: label, base: "http://" + addr, stop: stopper(cmd)}
+	s := server{label: label, base: "http://" + addr, stop: stop}
 	if err := localproc.WaitOK(s.base+"/readyz", nil, time.Minute); err != nil {
 		s.stop()
 		return server{}, fmt.Errorf("%s: %w", label, err)
@@ -303,12 +304,4 @@ http {
 		return server{}, fmt.Errorf("nginx: %w", err)
 	}
 	return s, nil
-}
-
-// stopper ends a started process and waits for it.
-func stopper(cmd *exec.Cmd) func() {
-	return func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	}
 }
