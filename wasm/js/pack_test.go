@@ -30,18 +30,6 @@ func need(t *testing.T, what string, ok bool) {
 	t.Skipf("%s is missing", what)
 }
 
-func run(t *testing.T, dir string, env []string, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 func setup(t *testing.T) (pkgDir, tarball, snap string) {
 	t.Helper()
 	if testing.Short() {
@@ -55,7 +43,7 @@ func setup(t *testing.T) (pkgDir, tarball, snap string) {
 	need(t, "wasm/js/module.wasm (go tool task build:wasm)", err == nil)
 
 	tmp := t.TempDir()
-	out := run(t, pkgDir, nil, "npm", "pack", "--json", "--pack-destination", tmp, "--loglevel=error")
+	out := string(edgetest.RunIn(t, pkgDir, nil, "npm", "pack", "--json", "--pack-destination", tmp, "--loglevel=error"))
 	var packed []struct {
 		Filename string `json:"filename"`
 		Files    []struct {
@@ -94,7 +82,7 @@ func TestPackInstallsInAFreshFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(app, "package.json"), []byte(`{"name":"app","private":true,"type":"module"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run(t, app, nil, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", tarball)
+	edgetest.RunIn(t, app, nil, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", tarball)
 	script := `import { readFile } from 'node:fs/promises';
 import { open, CdaError } from '@cdaedge/engine';
 const cda = await open(await readFile(process.argv[2]));
@@ -109,7 +97,7 @@ console.log(JSON.stringify({ env: cda.environment, rest: rest.totalItems, name: 
 	if err := os.WriteFile(filepath.Join(app, "smoke.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := strings.TrimSpace(run(t, app, nil, "node", "smoke.mjs", snap))
+	out := strings.TrimSpace(string(edgetest.RunIn(t, app, nil, "node", "smoke.mjs", snap)))
 	want := `{"env":"demo","rest":1,"name":"Café Müller","gql":2,"search":`
 	if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, `"error":"invalid_argument","status":200,"etag":true}`) {
 		t.Errorf("the installed package answered\n%s\nwant %s…", out, want)
@@ -134,9 +122,9 @@ func TestEleventyExample(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	run(t, site, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	run(t, site, nil, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball)
-	t.Log(run(t, site, []string{"CDA_SNAPSHOT=" + snap}, "node", filepath.Join("node_modules", "@11ty", "eleventy", "cmd.cjs")))
+	edgetest.RunIn(t, site, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+	edgetest.RunIn(t, site, nil, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball)
+	t.Logf("%s", edgetest.RunIn(t, site, []string{"CDA_SNAPSHOT=" + snap}, "node", filepath.Join("node_modules", "@11ty", "eleventy", "cmd.cjs")))
 	index, err := os.ReadFile(filepath.Join(site, "_site", "index.html"))
 	if err != nil {
 		t.Fatal(err)
