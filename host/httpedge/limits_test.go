@@ -2,7 +2,6 @@ package httpedge
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -15,25 +14,8 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/edgetest"
 )
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // envelopeCode decodes the D8 envelope of an answer.
 func envelopeCode(t *testing.T, resp *http.Response) string {
@@ -80,7 +62,7 @@ func TestAnnouncedLengthOverLimitAnsweredAtOnce(t *testing.T) {
 // TestSlowBodyCutByReadTimeout: a body that does not arrive within the server's read
 // timeout gets 408 `request_timeout` and a log line naming the reason.
 func TestSlowBodyCutByReadTimeout(t *testing.T) {
-	var logs syncBuffer
+	var logs edgetest.SyncBuffer
 	h := NewHandler(engineFunc(func(*edge.Request) (*edge.Response, error) {
 		return &edge.Response{Status: 200}, nil
 	}), Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})

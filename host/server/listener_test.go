@@ -2,34 +2,17 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/cdaedge/cdaedge/edge/edgetest"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // serve runs Serve on a loopback port until the test ends and returns its address.
 func serve(t *testing.T, lim Limits, logs io.Writer) string {
@@ -93,7 +76,7 @@ func TestConnectionLimitAnswers503(t *testing.T) {
 // header timeout is cut off with a log line naming the reason; an idle keep-alive
 // connection reaching the idle timeout is not reported as one.
 func TestSlowHeadersLogged(t *testing.T) {
-	var logs syncBuffer
+	var logs edgetest.SyncBuffer
 	addr := serve(t, Limits{ReadHeaderTimeout: 200 * time.Millisecond, IdleTimeout: 200 * time.Millisecond}, &logs)
 	slow, err := net.Dial("tcp", addr)
 	if err != nil {

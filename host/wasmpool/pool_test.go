@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/edgetest"
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
 	"github.com/cdaedge/cdaedge/host/internal/testsnap"
@@ -25,7 +26,7 @@ func newPool(t testing.TB, opts Options, snaps ...[]byte) *Pool {
 		snaps = [][]byte{testsnap.Build(t, env, 12)}
 	}
 	if opts.Stderr == nil {
-		w := &testWriter{}
+		w := &edgetest.SyncBuffer{}
 		opts.Stderr = w
 		t.Cleanup(func() {
 			if out := w.String(); out != "" {
@@ -43,24 +44,6 @@ func newPool(t testing.TB, opts Options, snaps ...[]byte) *Pool {
 		}
 	})
 	return p
-}
-
-// testWriter collects guest stderr for the test log; guests write from many goroutines.
-type testWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *testWriter) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(b)
-}
-
-func (w *testWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }
 
 func nativeRouter(t testing.TB, snaps ...[]byte) *router.Router {

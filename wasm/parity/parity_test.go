@@ -29,7 +29,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -244,7 +243,7 @@ func startWorkerd(t *testing.T, stageArgs ...string) string {
 	}
 	addr := freeAddr(t)
 	cmd := exec.Command(workerd, "serve", filepath.Join(bundle, "config.capnp"), "--socket-addr", "http="+addr)
-	var logs lockedBuffer
+	var logs edgetest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start workerd: %v", err)
@@ -253,7 +252,7 @@ func startWorkerd(t *testing.T, stageArgs ...string) string {
 		_ = cmd.Process.Signal(os.Interrupt)
 		stop(t, cmd, nil)
 		if t.Failed() {
-			t.Logf("workerd output:\n%s", logs.String())
+			t.Logf("workerd output:\n%s", strings.TrimSpace(logs.String()))
 		}
 	})
 	client := &http.Client{Timeout: 30 * time.Second}
@@ -265,7 +264,7 @@ func startWorkerd(t *testing.T, stageArgs ...string) string {
 			return addr
 		}
 		if cmd.ProcessState != nil || time.Now().After(deadline) {
-			t.Fatalf("workerd did not answer on %s: %v\n%s", addr, err, logs.String())
+			t.Fatalf("workerd did not answer on %s: %v\n%s", addr, err, strings.TrimSpace(logs.String()))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -313,21 +312,4 @@ func freeAddr(t *testing.T) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.TrimSpace(l.b.String())
 }
