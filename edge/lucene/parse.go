@@ -378,15 +378,25 @@ func startsTerm(k kind) bool {
 
 // optionalBoost reads an optional "^number" and boosts q by it.
 func (p *parser) optionalBoost(q query.Query) query.Query {
-	if p.peek().kind != tCARAT {
+	b, boosted, ok := p.boostSuffix()
+	switch {
+	case !ok:
+		return nil
+	case !boosted:
 		return q
 	}
-	p.next()
-	b, ok := p.boostNumber()
-	if !ok {
-		return nil
-	}
 	return boost(q, b)
+}
+
+// boostSuffix reads a "^number" suffix if one comes next: its number and whether there
+// was one; ok is false (and the parser's error set) for a "^" without a valid number.
+func (p *parser) boostSuffix() (b float64, boosted, ok bool) {
+	if p.peek().kind != tCARAT {
+		return 0, false, true
+	}
+	p.next()
+	b, ok = p.boostNumber()
+	return b, ok, ok
 }
 
 func (p *parser) boostNumber() (float64, bool) {

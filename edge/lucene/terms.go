@@ -20,30 +20,19 @@ func (p *parser) term(field string) query.Query {
 	switch t.kind {
 	case tTERM, tSTAR, tPREFIX, tWILD, tREGEXP, tNUMBER, tBAREOPER, tQUOTED:
 		p.next()
+		// A boost and a fuzzy suffix may come in either order, each at most once.
 		var fuzzy *token
-		var b float64
-		boosted := false
-		if p.peek().kind == tCARAT {
-			p.next()
-			var ok bool
-			if b, ok = p.boostNumber(); !ok {
-				return nil
-			}
-			boosted = true
-			if p.peek().kind == tFUZZY {
-				f := p.next()
-				fuzzy = &f
-			}
-		} else if p.peek().kind == tFUZZY {
+		b, boosted, ok := p.boostSuffix()
+		if !ok {
+			return nil
+		}
+		if p.peek().kind == tFUZZY {
 			f := p.next()
 			fuzzy = &f
-			if p.peek().kind == tCARAT {
-				p.next()
-				var ok bool
-				if b, ok = p.boostNumber(); !ok {
+			if !boosted {
+				if b, boosted, ok = p.boostSuffix(); !ok {
 					return nil
 				}
-				boosted = true
 			}
 		}
 		p.errAt = t.off
@@ -295,10 +284,7 @@ func (p *parser) rangeTerm(field string) query.Query {
 	if p.err != nil {
 		return nil
 	}
-	if p.peek().kind == tCARAT {
-		return p.optionalBoost(q)
-	}
-	return q
+	return p.optionalBoost(q)
 }
 
 // rangeBound reads one bound: a word, a quoted string or "TO"; open is an
