@@ -73,7 +73,7 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 		}
 	}
 	pr.status(fmt.Sprintf("building snapshot of %d items", b.Stats().Included))
-	snap, warnings, err := b.Finish()
+	snap, warnings, err := b.Encode()
 	pr.clear()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -94,7 +94,10 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 	if n := st.SkippedTotal(); n > 0 {
 		fmt.Fprintf(stderr, "skipped %d unpublished %s (%s)\n", n, plural(n, "item", "items"), st.SkippedSummary())
 	}
-	if err := ingest.WriteFile(*out, snap); err != nil {
+	if err := ingest.WriteFileFunc(*out, func(w io.Writer) error {
+		_, err := snap.WriteTo(w)
+		return err
+	}); err != nil {
 		return err
 	}
 	kind := ""
@@ -102,7 +105,7 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 		kind = "preview, "
 	}
 	fmt.Fprintf(stderr, "wrote %s: %s%d %s, %s in %s\n", *out, kind, st.Included,
-		plural(st.Included, "item", "items"), humanSize(int64(len(snap))), since(start))
+		plural(st.Included, "item", "items"), humanSize(snap.Size()), since(start))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cdaedge/cdaedge/builder/gen"
 	"github.com/tidwall/gjson"
 )
 
@@ -117,6 +118,27 @@ func TestFieldIndexes(t *testing.T) {
 	if body := s.Field("Data.body"); body != nil {
 		if _, ok := body.Keyword().Find("<p>Hello <strong>wor</strong>ld</p>"); !ok {
 			t.Error("keyword form is not the raw value")
+		}
+	}
+}
+
+// TestDuplicateMemberPointer checks that a duplicate member at any depth is refused
+// with the JSON pointer of its second occurrence, and that objects of more members than
+// the checker scans linearly are checked too.
+func TestDuplicateMemberPointer(t *testing.T) {
+	many := `{"ContentID":"x"`
+	for i := range 40 {
+		many += fmt.Sprintf(`,"m%d":%d`, i, i)
+	}
+	for _, c := range []struct{ item, want string }{
+		{`{"ContentID":"x","Name":"a","Name":"b"}`, "/Name: duplicate member"},
+		{`{"ContentID":"x","Data":{"list":[{"k":1},{"j":[1,{"k":1,"k":2}]}]}}`, "/Data/list/1/j/1/k: duplicate member"},
+		{many + `,"m3":0}`, "/m3: duplicate member"},
+		{many + `}`, ""},
+	} {
+		_, _, _, err := Canonicalize([]byte(c.item))
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("%.60s: got %v, want %q", c.item, err, c.want)
 		}
 	}
 }
@@ -263,5 +285,79 @@ func TestAddCopiesItsInput(t *testing.T) {
 	}
 	if s.ContentID(0) != "Content_1" {
 		t.Errorf("ContentID %q: the writer aliased its input", s.ContentID(0))
+	}
+}
+
+// TestIndexRangesMerge checks that indexing the items in several ranges at once and
+// merging them gives the bytes of one pass: fields that some ranges lack, multi-valued
+// fields, postings that continue across ranges.
+func TestIndexRangesMerge(t *testing.T) {
+	var in bytes.Buffer
+	if err := gen.Generate(&in, gen.Options{Items: 600, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	build := func(ranges int, validated bool) []byte {
+		w, _ := NewWriter("demo", true)
+		w.ranges = ranges
+		for _, line := range bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n")) {
+			add := w.Add
+			if validated {
+				add = w.AddValidated
+			}
+			if err := add(line); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := w.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := build(1, false)
+	for _, ranges := range []int{2, 3, 7} {
+		if got := build(ranges, ranges == 3); !bytes.Equal(got, want) {
+			t.Errorf("%d ranges: the snapshot differs from one range's", ranges)
+		}
+	}
+}
+
+// TestDottedMemberNameIsTheNestedField checks that a member named "a.b" and a member b
+// of a member a index as one field, as their dotted paths are the same.
+func TestDottedMemberNameIsTheNestedField(t *testing.T) {
+	w, _ := NewWriter("demo", true)
+	for _, item := range []string{
+		`{"ContentID":"1","Data":{"a.b":"red","a":{"b":"blue"}}}`,
+		`{"ContentID":"2","Data":{"a":{"b":"red"}}}`,
+	} {
+		if err := w.Add([]byte(item)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := w.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := snap.Field("Data.a.b")
+	if f == nil {
+		t.Fatal("no field Data.a.b")
+	}
+	if f.DocCount() != 2 {
+		t.Errorf("Data.a.b: %d items, want 2", f.DocCount())
+	}
+	dict := f.Keyword()
+	i, ok := dict.Find("red")
+	if !ok {
+		t.Fatal("no keyword red")
+	}
+	if p := dict.Postings(i); p.DocFreq != 2 {
+		t.Errorf("red: document frequency %d, want 2", p.DocFreq)
+	}
+	if !f.MultiValued() {
+		t.Error("Data.a.b holds two values in item 1: want multi-valued")
 	}
 }

@@ -7,9 +7,11 @@ package snapshot
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -27,11 +29,13 @@ type Writer struct {
 	preview bool
 	items   []pendingItem
 	ids     map[string]struct{}
+	ranges  int // how many ranges to index at once; 0: indexRanges (tests set it)
 }
 
 type pendingItem struct {
 	id   string
 	json []byte
+	raw  bool // json is the item as added (AddValidated), not yet in canonical form
 }
 
 // NewWriter returns a writer for environment env (API.md D1); preview marks a
@@ -55,14 +59,35 @@ func (w *Writer) Add(item []byte) error {
 	if err != nil {
 		return err
 	}
+	return w.add(pendingItem{id: id, json: canon}, status)
+}
+
+// AddValidated is Add for an item the caller has already checked to be one valid JSON
+// object with no member name twice in any object (as the builder's input reader does).
+// It skips those checks and leaves canonicalisation to Encode, which does it on every
+// core. item is copied.
+func (w *Writer) AddValidated(item []byte) error {
+	root := gjson.Parse(bytesView(item))
+	idv := root.Get("ContentID")
+	if idv.Type != gjson.String || idv.Str == "" {
+		return fmt.Errorf("/ContentID: required, a non-empty string")
+	}
+	status := root.Get("Status").Str
+	it := pendingItem{id: strings.Clone(idv.Str), json: slices.Clone(item), raw: true}
+	return w.add(it, strings.Clone(status))
+}
+
+// add adds an item whose Status is status, unless its ContentID was added before or
+// its status does not belong in the snapshot.
+func (w *Writer) add(it pendingItem, status string) error {
 	if !w.preview && status != PublishedStatus {
-		return fmt.Errorf("item %q: status %q in a published-only snapshot", id, status)
+		return fmt.Errorf("item %q: status %q in a published-only snapshot", it.id, status)
 	}
-	if _, dup := w.ids[id]; dup {
-		return fmt.Errorf("item %q: duplicate ContentID", id)
+	if _, dup := w.ids[it.id]; dup {
+		return fmt.Errorf("item %q: duplicate ContentID", it.id)
 	}
-	w.ids[id] = struct{}{}
-	w.items = append(w.items, pendingItem{id: id, json: canon})
+	w.ids[it.id] = struct{}{}
+	w.items = append(w.items, it)
 	return nil
 }
 
@@ -84,6 +109,15 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	if idv.Type != gjson.String || idv.Str == "" {
 		return nil, "", "", fmt.Errorf("/ContentID: required, a non-empty string")
 	}
+	// The item is parsed in place, so strings read from it are views of the caller's
+	// buffer, which the caller may reuse: clone what outlives this call.
+	st := root.Get("Status")
+	return canonicalForm(root, len(item)), strings.Clone(idv.Str), strings.Clone(st.Str), nil
+}
+
+// canonicalForm returns the object root, of size bytes, with its members in the order
+// of API.md D2 and without insignificant whitespace.
+func canonicalForm(root gjson.Result, size int) []byte {
 	type member struct{ key, value string }
 	var documented [len(DocumentedMembers)]*member
 	var others []member
@@ -98,7 +132,7 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 		others = append(others, m)
 		return true
 	})
-	out := make([]byte, 0, len(item))
+	out := make([]byte, 0, size)
 	out = append(out, '{')
 	emit := func(m member) {
 		if len(out) > 1 {
@@ -116,11 +150,20 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	for _, m := range others {
 		emit(m)
 	}
-	out = append(out, '}')
-	// The item is parsed in place, so strings read from it are views of the caller's
-	// buffer, which the caller may reuse: clone what outlives this call.
-	st := root.Get("Status")
-	return out, strings.Clone(idv.Str), strings.Clone(st.Str), nil
+	return append(out, '}')
+}
+
+// canonicalizeAll puts the items added with AddValidated in canonical form, on every
+// core.
+func canonicalizeAll(items []pendingItem) {
+	const chunk = 256
+	forEachIndex((len(items)+chunk-1)/chunk, func(c int) {
+		for i := c * chunk; i < min(len(items), (c+1)*chunk); i++ {
+			if it := &items[i]; it.raw {
+				it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
+			}
+		}
+	})
 }
 
 // bytesView reads b as a string without copying; b must not change while it is used.
@@ -153,30 +196,63 @@ func appendCompact(dst []byte, raw string) []byte {
 	return dst
 }
 
+// checkDuplicateMembers refuses an object, at any depth of v, that names a member
+// twice; the error gives the JSON pointer of the second one. The pointer of where it
+// is looking is built only when there is an error to report.
 func checkDuplicateMembers(v gjson.Result, pointer string) error {
 	var err error
 	switch {
 	case v.IsObject():
-		seen := map[string]struct{}{}
+		var small [16]string // most objects are small: a linear scan, no map
+		seen := small[:0]
+		var many map[string]struct{}
 		v.ForEach(func(k, child gjson.Result) bool {
-			if _, dup := seen[k.Str]; dup {
-				err = fmt.Errorf("%s/%s: duplicate member", pointer, k.Str)
+			dup := false
+			if many != nil {
+				_, dup = many[k.Str]
+			} else {
+				dup = slices.Contains(seen, k.Str)
+			}
+			if dup {
+				err = errors.New(pointer + "/" + k.Str + ": duplicate member")
 				return false
 			}
-			seen[k.Str] = struct{}{}
-			err = checkDuplicateMembers(child, pointer+"/"+k.Str)
+			if many == nil && len(seen) == len(small) {
+				many = make(map[string]struct{}, 2*len(small))
+				for _, s := range seen {
+					many[s] = struct{}{}
+				}
+			}
+			if many != nil {
+				many[k.Str] = struct{}{}
+			} else {
+				seen = append(seen, k.Str)
+			}
+			if child.IsObject() || child.IsArray() {
+				if err = checkDuplicateMembers(child, ""); err != nil {
+					err = prefixPointer(err, pointer+"/"+k.Str)
+				}
+			}
 			return err == nil
 		})
 	case v.IsArray():
 		i := 0
 		v.ForEach(func(_, child gjson.Result) bool {
-			err = checkDuplicateMembers(child, fmt.Sprintf("%s/%d", pointer, i))
+			if child.IsObject() || child.IsArray() {
+				if err = checkDuplicateMembers(child, ""); err != nil {
+					err = prefixPointer(err, pointer+"/"+strconv.Itoa(i))
+				}
+			}
 			i++
 			return err == nil
 		})
 	}
 	return err
 }
+
+// prefixPointer puts prefix in front of err's message, the JSON pointer of a duplicate
+// member found in a child (checked with the pointer "").
+func prefixPointer(err error, prefix string) error { return errors.New(prefix + err.Error()) }
 
 // buildValue is one typed scalar of a field while the snapshot is built.
 type buildValue struct {
@@ -202,14 +278,22 @@ type fieldBuilder struct {
 
 	keywords map[string]*postingBuf
 
-	values    [][]buildValue
+	values    valueColumn
 	hasValues bool
+
+	// base is the first item of the range this builder indexed and span the number of
+	// items in it: norms and values hold one entry per item of the range.
+	base, span int
 }
 
 type postingBuf struct {
 	buf     []byte
 	df      int
 	lastDoc int
+	// group is the term's place among the current item's terms while the item's
+	// tokens are grouped by term, valid when groupDoc is the item's number plus one.
+	group    int32
+	groupDoc int
 }
 
 func (p *postingBuf) addDoc(doc int) {
@@ -220,37 +304,72 @@ func (p *postingBuf) addDoc(doc int) {
 
 // docScratch gathers one item's scalar values per field before they are indexed.
 type docScratch struct {
-	order     []string
-	values    map[string][]gjson.Result
+	order     []int // the slots of the current item's paths, in first-seen order
+	slots     []pathSlot
+	children  map[childKey]int
+	byPath    map[string]int
+	item      int // the current item's count, from 1
 	tokens    []analysis.Token
 	positions []byte
+	groups    []termGroup // the item's distinct terms, in first-seen order
+	tokGroup  []int32     // per token, its term's group
+	grouped   []int       // the tokens' positions, group after group
 }
 
-// Bytes builds the snapshot file.
+// termGroup is one distinct term of an item: its postings, how many times the item has
+// it, and where its positions start in docScratch.grouped.
+type termGroup struct {
+	pb           *postingBuf
+	count, start int
+}
+
+// Bytes builds the snapshot file in one buffer.
 func (w *Writer) Bytes() ([]byte, error) {
+	e, err := w.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return e.Bytes(), nil
+}
+
+// Encode builds the snapshot file, ready to be written with its WriteTo. Indexing and
+// encoding use every core.
+func (w *Writer) Encode() (*Encoded, error) {
 	// Items are numbered in ContentID order, whatever the order they were added in:
 	// that is what makes the output deterministic.
+	canonicalizeAll(w.items)
 	items := slices.Clone(w.items)
 	slices.SortFunc(items, func(a, b pendingItem) int { return strings.Compare(a.id, b.id) })
 	n := len(items)
 	if uint64(n) > math.MaxUint32-1 {
 		return nil, fmt.Errorf("too many items: %d", n)
 	}
-	fields, statuses := indexItems(items)
-
-	var b fileBuilder
-	b.start()
-	b.section(secMeta, metaSection(w.env, w.preview, statuses))
-	blob, offs, err := itemSections(items)
+	pieces, offs, err := itemSections(items)
 	if err != nil {
 		return nil, err
 	}
-	b.section(secItems, blob)
+	ranges := w.ranges
+	if ranges == 0 {
+		ranges = indexRanges(n)
+	}
+	fields, statuses := indexItems(items, ranges)
+
+	var b fileBuilder
+	b.section(secMeta, metaSection(w.env, w.preview, statuses))
+	b.section(secItems, pieces...)
 	b.section(secItemOffsets, offs)
-	blob, offs = idSections(items)
+	blob, offs := idSections(items)
 	b.section(secIDs, blob)
 	b.section(secIDOffsets, offs)
 	fs := buildFieldSections(fields, n)
+	for _, s := range []struct {
+		name string
+		data []byte
+	}{{secTerms, fs.terms}, {secPostings, fs.postings}, {secDocValues, fs.docvalues}} {
+		if uint64(len(s.data)) > math.MaxUint32 {
+			return nil, fmt.Errorf("the %s section exceeds 4 GiB, the limit of snapshot format %d", s.name, MajorVersion)
+		}
+	}
 	b.section(secFields, fs.dir)
 	b.section(secTerms, fs.terms)
 	b.section(secPostings, fs.postings)
@@ -261,48 +380,56 @@ func (w *Writer) Bytes() ([]byte, error) {
 	return b.finish(w.preview, n), nil
 }
 
-// indexItems is the indexing pass over the sorted items, item number doc being the
-// position in items. It returns a builder per field (dotted path of a scalar value)
-// holding the field's index structures, and the set of Status values present.
-func indexItems(items []pendingItem) (map[string]*fieldBuilder, map[string]struct{}) {
-	n := len(items)
-	fields := map[string]*fieldBuilder{}
-	statuses := map[string]struct{}{}
-	scratch := &docScratch{values: map[string][]gjson.Result{}}
-	for doc, it := range items {
-		root := gjson.Parse(bytesView(it.json))
-		if st := root.Get("Status"); st.Exists() {
-			statuses[st.String()] = struct{}{}
-		}
-		scratch.gather(root)
-		for _, path := range scratch.order {
-			fb := fields[path]
-			if fb == nil {
-				fb = newFieldBuilder(path)
-				fields[path] = fb
-			}
-			fb.addDoc(doc, n, scratch.values[path], scratch)
-		}
-	}
-	return fields, statuses
-}
-
-// newFieldBuilder returns an empty builder for the field at the dotted path.
-func newFieldBuilder(path string) *fieldBuilder {
-	return &fieldBuilder{name: path, topLevel: !strings.Contains(path, "."), terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{}}
-}
-
 // gather empties s and collects the scalar values of the item root into it, by
-// dotted path, in first-seen order. s is reused from item to item to save allocations.
+// dotted path, in first-seen order. s is reused from item to item: a path's slot, its
+// name and its value list are made the first time the path is seen, then reused.
 func (s *docScratch) gather(root gjson.Result) {
 	s.order = s.order[:0]
-	for k := range s.values {
-		delete(s.values, k)
-	}
+	s.item++
 	root.ForEach(func(k, v gjson.Result) bool {
-		s.collect(k.Str, v)
+		s.collect(-1, k.Str, v)
 		return true
 	})
+}
+
+// pathSlot is one dotted path seen by a docScratch: its name, the field builder of the
+// range being indexed, and the current item's values (valid when item is the current
+// item's count).
+type pathSlot struct {
+	path   string
+	fb     *fieldBuilder
+	item   int
+	values []gjson.Result
+}
+
+// childKey names a path by its parent's slot (-1 at the top) and its last member name.
+type childKey struct {
+	parent int
+	name   string
+}
+
+// slotOf returns the slot of the path named name under the slot parent.
+func (s *docScratch) slotOf(parent int, name string) int {
+	if i, ok := s.children[childKey{parent, name}]; ok {
+		return i
+	}
+	name = strings.Clone(name) // a view of the item's bytes
+	path := name
+	if parent >= 0 {
+		path = s.slots[parent].path + "." + name
+	}
+	if s.children == nil {
+		s.children, s.byPath = map[childKey]int{}, map[string]int{}
+	}
+	// A member named "a.b" and a member b of a member a are the same field.
+	i, ok := s.byPath[path]
+	if !ok {
+		i = len(s.slots)
+		s.slots = append(s.slots, pathSlot{path: path})
+		s.byPath[path] = i
+	}
+	s.children[childKey{parent, name}] = i
+	return i
 }
 
 // metaSection returns the meta section: a JSON object with the environment, the
@@ -323,24 +450,23 @@ func metaSection(env string, preview bool, statuses map[string]struct{}) []byte 
 }
 
 // itemSections returns the items section, the canonical JSON of the items one after
-// another, and its offsets section, u32[n+1] byte offsets into it. The offsets are 32
-// bits, so the items may total at most 4 GiB.
-func itemSections(items []pendingItem) (blob, offs []byte, err error) {
-	total := 0
-	for _, it := range items {
-		total += len(it.json)
-	}
-	blob = make([]byte, 0, total)
+// another (as one piece per item), and its offsets section, u32[n+1] byte offsets into
+// it. The offsets are 32 bits, so the items may total at most 4 GiB: that is checked
+// before any indexing work.
+func itemSections(items []pendingItem) (pieces [][]byte, offs []byte, err error) {
+	pieces = make([][]byte, len(items))
 	offs = make([]byte, 0, 4*(len(items)+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)
-	for _, it := range items {
-		blob = append(blob, it.json...)
-		if uint64(len(blob)) > math.MaxUint32 {
-			return nil, nil, fmt.Errorf("items exceed 4 GiB")
+	total := uint64(0)
+	for i, it := range items {
+		pieces[i] = it.json
+		total += uint64(len(it.json))
+		if total > math.MaxUint32 {
+			return nil, nil, fmt.Errorf("items exceed 4 GiB, the limit of snapshot format %d", MajorVersion)
 		}
-		offs = binary.LittleEndian.AppendUint32(offs, uint32(len(blob)))
+		offs = binary.LittleEndian.AppendUint32(offs, uint32(total))
 	}
-	return blob, offs, nil
+	return pieces, offs, nil
 }
 
 // idSections returns the ids section, the ContentIDs of the items one after another,
@@ -356,143 +482,44 @@ func idSections(items []pendingItem) (blob, offs []byte) {
 	return blob, offs
 }
 
-// fieldSections are the sections that index the fields: the field directory (dir)
-// and the sections its entries point into.
-type fieldSections struct {
-	dir, terms, postings, norms, docvalues, ranks, perms []byte
+// collect records the scalar values below v, the member name of the slot parent,
+// under their dotted paths, in first-seen order.
+func (s *docScratch) collect(parent int, name string, v gjson.Result) {
+	if v.Type == gjson.Null {
+		return // Elasticsearch indexes nothing for null: the field does not exist for this item.
+	}
+	i := s.slotOf(parent, name)
+	s.collectAt(i, v)
 }
 
-// buildFieldSections writes the directory entry and index structures of every field,
-// in name order, for n items.
-func buildFieldSections(fields map[string]*fieldBuilder, n int) fieldSections {
-	var s fieldSections
-	names := sortedKeys(fields)
-	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
-	for _, name := range names {
-		s.addField(name, fields[name], n)
-	}
-	return s
-}
-
-// flags returns the field's directory flags: where it is and which index structures
-// it has.
-func (fb *fieldBuilder) flags() uint64 {
-	flags := uint64(0)
-	if fb.topLevel {
-		flags |= fieldTopLevel
-	}
-	if len(fb.terms) > 0 {
-		flags |= fieldHasText
-	}
-	if len(fb.keywords) > 0 {
-		flags |= fieldHasKeyword
-	}
-	if fb.hasValues {
-		flags |= fieldHasValues
-	}
-	if fb.multi {
-		flags |= fieldMultiValued
-	}
-	if fb.hasValues && fb.topLevel {
-		flags |= fieldHasPerms // sort orders are precomputed for top-level fields only
-	}
-	return flags
-}
-
-// addField appends the field's directory entry, name, flags and item count followed
-// by the locations of its text, keyword and value structures, which it appends to
-// their sections, in that order.
-func (s *fieldSections) addField(name string, fb *fieldBuilder, n int) {
-	flags := fb.flags()
-	s.dir = binary.AppendUvarint(s.dir, uint64(len(name)))
-	s.dir = append(s.dir, name...)
-	s.dir = binary.AppendUvarint(s.dir, flags)
-	s.dir = binary.AppendUvarint(s.dir, uint64(fb.docCount))
-	if flags&fieldHasText != 0 {
-		s.addText(fb)
-	}
-	var kwOrder map[string]uint32
-	if flags&fieldHasKeyword != 0 {
-		kwOrder = s.addKeywords(fb)
-	}
-	if flags&fieldHasValues != 0 {
-		s.addValues(fb, n, kwOrder, flags&fieldHasPerms != 0)
-	}
-}
-
-// addText appends the field's analysed-term dictionary and postings, and its norms;
-// the directory entry gets their locations and the field's text statistics.
-func (s *fieldSections) addText(fb *fieldBuilder) {
-	var off, size int
-	s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, fb.terms)
-	s.dir = appendUvarints(s.dir, off, size, fb.textDocs, int(fb.sumTTF), len(s.norms))
-	s.norms = append(s.norms, fb.norms...)
-}
-
-// addKeywords appends the field's exact-value dictionary and postings, and the
-// directory entry their location. It returns each keyword's ordinal in the sorted
-// dictionary, which the doc values store instead of the string.
-func (s *fieldSections) addKeywords(fb *fieldBuilder) map[string]uint32 {
-	var off, size int
-	s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, fb.keywords)
-	s.dir = appendUvarints(s.dir, off, size)
-	kwOrder := make(map[string]uint32, len(fb.keywords))
-	for i, k := range sortedKeys(fb.keywords) {
-		kwOrder[k] = uint32(i)
-	}
-	return kwOrder
-}
-
-// addValues appends the field's typed values of n items (strings as their keyword
-// ordinals in kwOrder), their ranks, the descending ones only for a multi-valued
-// field (otherwise they are the ascending ones), and with perms the precomputed sort
-// orders; the directory entry gets their locations.
-func (s *fieldSections) addValues(fb *fieldBuilder, n int, kwOrder map[string]uint32, perms bool) {
-	dvOff := len(s.docvalues)
-	s.docvalues = appendDocValues(s.docvalues, fb.values, n, kwOrder)
-	asc, desc := fb.ranks(n)
-	ascOff := len(s.ranks)
-	s.ranks = appendU32s(s.ranks, asc)
-	descOff := ascOff
-	if fb.multi {
-		descOff = len(s.ranks)
-		s.ranks = appendU32s(s.ranks, desc)
-	}
-	s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff, ascOff, descOff)
-	if perms {
-		pa, pd := sortOrders(asc, desc)
-		s.dir = appendUvarints(s.dir, len(s.perms))
-		s.perms = appendU32s(s.perms, pa)
-		s.dir = appendUvarints(s.dir, len(s.perms))
-		s.perms = appendU32s(s.perms, pd)
-	}
-}
-
-// collect records the scalar values below v under their dotted paths, in first-seen order.
-func (s *docScratch) collect(path string, v gjson.Result) {
+// collectAt records the scalar values below v under the path of slot i.
+func (s *docScratch) collectAt(i int, v gjson.Result) {
 	switch {
 	case v.IsObject():
 		v.ForEach(func(k, child gjson.Result) bool {
-			s.collect(path+"."+k.Str, child)
+			s.collect(i, k.Str, child)
 			return true
 		})
 	case v.IsArray():
 		v.ForEach(func(_, child gjson.Result) bool {
-			s.collect(path, child)
+			if child.Type != gjson.Null {
+				s.collectAt(i, child)
+			}
 			return true
 		})
 	case v.Type == gjson.Null:
-		// Elasticsearch indexes nothing for null: the field does not exist for this item.
 	default:
-		if _, seen := s.values[path]; !seen {
-			s.order = append(s.order, path)
+		sl := &s.slots[i]
+		if sl.item != s.item {
+			sl.item, sl.values = s.item, sl.values[:0]
+			s.order = append(s.order, i)
 		}
-		s.values[path] = append(s.values[path], v)
+		sl.values = append(sl.values, v)
 	}
 }
 
-// addDoc indexes one item's values of this field.
-func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
+// addDoc indexes one item's values of this field; doc is in the builder's range.
+func (fb *fieldBuilder) addDoc(doc int, vals []gjson.Result, s *docScratch) {
 	fb.docCount++
 	if len(vals) > 1 {
 		fb.multi = true
@@ -525,49 +552,18 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 		}
 	}
 	if len(s.tokens) > 0 {
-		// Group the item's tokens by term (positions stay ascending within a term)
-		// without a map: terms are appended to their postings in byte order.
-		slices.SortFunc(s.tokens, func(a, b analysis.Token) int {
-			if c := strings.Compare(a.Term, b.Term); c != 0 {
-				return c
-			}
-			return a.Position - b.Position
-		})
-		for start := 0; start < len(s.tokens); {
-			term := s.tokens[start].Term
-			end := start + 1
-			for end < len(s.tokens) && s.tokens[end].Term == term {
-				end++
-			}
-			pb := fb.terms[term]
-			if pb == nil {
-				pb = &postingBuf{}
-				fb.terms[strings.Clone(term)] = pb
-			}
-			// Per item: delta, frequency, the byte length of the positions, then the
-			// positions (deltas), so that scoring skips positions without decoding them.
-			pb.addDoc(doc)
-			pb.buf = binary.AppendUvarint(pb.buf, uint64(end-start))
-			s.positions = s.positions[:0]
-			last := 0
-			for _, t := range s.tokens[start:end] {
-				s.positions = binary.AppendUvarint(s.positions, uint64(t.Position-last))
-				last = t.Position
-			}
-			pb.buf = binary.AppendUvarint(pb.buf, uint64(len(s.positions)))
-			pb.buf = append(pb.buf, s.positions...)
-			start = end
-		}
+		fb.addTokens(doc, s)
 		if fb.norms == nil {
-			fb.norms = make([]byte, n)
+			fb.norms = make([]byte, fb.span)
 		}
-		fb.norms[doc] = EncodeLength(len(s.tokens))
+		fb.norms[doc-fb.base] = EncodeLength(len(s.tokens))
 		fb.textDocs++
 		fb.sumTTF += int64(len(s.tokens))
 	}
 
 	// Exact values and typed values.
-	var typed []buildValue
+	fb.values.pad(doc - fb.base)
+	start := len(fb.values.vals)
 	for _, v := range vals {
 		var bv buildValue
 		switch v.Type {
@@ -596,13 +592,60 @@ func (fb *fieldBuilder) addDoc(doc, n int, vals []gjson.Result, s *docScratch) {
 		default:
 			continue
 		}
-		typed = append(typed, bv)
+		fb.values.vals = append(fb.values.vals, bv)
 	}
-	if len(typed) > 0 {
-		if fb.values == nil {
-			fb.values = make([][]buildValue, n)
-		}
-		fb.values[doc] = typed
+	if len(fb.values.vals) > start {
+		fb.values.ends = append(fb.values.ends, uint32(len(fb.values.vals)))
 		fb.hasValues = true
+	}
+}
+
+// addTokens appends the item's tokens (s.tokens, in position order) to the postings of
+// their terms. Tokens are grouped by term with a counting sort, which keeps each term's
+// positions ascending; the order of the groups does not matter, each term having a list
+// of its own.
+func (fb *fieldBuilder) addTokens(doc int, s *docScratch) {
+	s.groups, s.tokGroup = s.groups[:0], s.tokGroup[:0]
+	for _, t := range s.tokens {
+		pb := fb.terms[t.Term]
+		if pb == nil {
+			pb = &postingBuf{}
+			fb.terms[strings.Clone(t.Term)] = pb
+		}
+		if pb.groupDoc != doc+1 {
+			pb.groupDoc, pb.group = doc+1, int32(len(s.groups))
+			s.groups = append(s.groups, termGroup{pb: pb})
+		}
+		s.groups[pb.group].count++
+		s.tokGroup = append(s.tokGroup, pb.group)
+	}
+	next := 0
+	for i := range s.groups {
+		s.groups[i].start = next
+		next += s.groups[i].count
+	}
+	s.grouped = slices.Grow(s.grouped[:0], len(s.tokens))[:len(s.tokens)]
+	for i, t := range s.tokens {
+		g := &s.groups[s.tokGroup[i]]
+		s.grouped[g.start] = t.Position
+		g.start++
+	}
+	end := 0
+	for _, g := range s.groups {
+		start := end
+		end += g.count
+		// Per item: delta, frequency, the byte length of the positions, then the
+		// positions (deltas), so that scoring skips positions without decoding them.
+		pb := g.pb
+		pb.addDoc(doc)
+		pb.buf = binary.AppendUvarint(pb.buf, uint64(g.count))
+		s.positions = s.positions[:0]
+		last := 0
+		for _, p := range s.grouped[start:end] {
+			s.positions = binary.AppendUvarint(s.positions, uint64(p-last))
+			last = p
+		}
+		pb.buf = binary.AppendUvarint(pb.buf, uint64(len(s.positions)))
+		pb.buf = append(pb.buf, s.positions...)
 	}
 }

@@ -7,7 +7,6 @@ package snapshot
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -41,35 +40,33 @@ func boolInt(b bool) int {
 
 // ranks returns, per item, the rank of its smallest value (ascending sorts) and of its
 // largest value (descending sorts, API.md D12) among the field's distinct values.
-func (fb *fieldBuilder) ranks(n int) (asc, desc []uint32) {
-	var distinct []buildValue
-	for _, vs := range fb.values {
-		distinct = append(distinct, vs...)
+// One sort of every (value, item) pair gives both: ranks rise where the value changes.
+func (fp fieldParts) ranks(n int) (asc, desc []uint32) {
+	type entry struct {
+		value *buildValue
+		doc   uint32
 	}
-	slices.SortFunc(distinct, compareValues)
-	distinct = slices.CompactFunc(distinct, func(a, b buildValue) bool { return compareValues(a, b) == 0 })
-	rankOf := func(v buildValue) uint32 {
-		i, _ := slices.BinarySearchFunc(distinct, v, compareValues)
-		return uint32(i)
-	}
+	entries := make([]entry, 0, fp.valueCount())
+	fp.eachValues(n, func(doc int, vals []buildValue) {
+		for i := range vals {
+			entries = append(entries, entry{&vals[i], uint32(doc)})
+		}
+	})
+	slices.SortFunc(entries, func(a, b entry) int { return compareValues(*a.value, *b.value) })
 	asc = make([]uint32, n)
 	desc = make([]uint32, n)
-	for doc := range asc {
-		vs := fb.values[doc]
-		if len(vs) == 0 {
-			asc[doc], desc[doc] = NoRank, NoRank
-			continue
+	for i := range asc {
+		asc[i], desc[i] = NoRank, NoRank
+	}
+	rank := uint32(0)
+	for i, e := range entries {
+		if i > 0 && compareValues(*entries[i-1].value, *e.value) != 0 {
+			rank++
 		}
-		lo, hi := vs[0], vs[0]
-		for _, v := range vs[1:] {
-			if compareValues(v, lo) < 0 {
-				lo = v
-			}
-			if compareValues(v, hi) > 0 {
-				hi = v
-			}
+		if asc[e.doc] == NoRank {
+			asc[e.doc] = rank // entries come in rising value order: the first is the smallest
 		}
-		asc[doc], desc[doc] = rankOf(lo), rankOf(hi)
+		desc[e.doc] = rank // and the last the largest
 	}
 	return asc, desc
 }
@@ -105,27 +102,24 @@ func sortOrders(asc, desc []uint32) (pa, pd []uint32) {
 //
 // padded to 4 bytes. Term offsets are relative to the term bytes, postings offsets are
 // absolute in the postings section. Each postings list starts with the document frequency.
-func appendTermDict(terms, postings []byte, dict map[string]*postingBuf) ([]byte, []byte, int, int) {
+func appendTermDict(terms, postings []byte, d *preparedDict) ([]byte, []byte, int, int) {
 	for len(terms)%4 != 0 {
 		terms = append(terms, 0)
 	}
 	off := len(terms)
-	keys := sortedKeys(dict)
-	terms = binary.LittleEndian.AppendUint32(terms, uint32(len(keys)))
+	terms = binary.LittleEndian.AppendUint32(terms, uint32(len(d.terms)))
 	pos := 0
 	terms = binary.LittleEndian.AppendUint32(terms, 0)
-	for _, k := range keys {
+	for _, k := range d.terms {
 		pos += len(k)
 		terms = binary.LittleEndian.AppendUint32(terms, uint32(pos))
 	}
-	for _, k := range keys {
-		terms = binary.LittleEndian.AppendUint32(terms, uint32(len(postings)))
-		pb := dict[k]
-		postings = binary.AppendUvarint(postings, uint64(pb.df))
-		postings = append(postings, pb.buf...)
+	base := uint32(len(postings))
+	for _, start := range d.starts {
+		terms = binary.LittleEndian.AppendUint32(terms, base+start)
 	}
-	terms = binary.LittleEndian.AppendUint32(terms, uint32(len(postings)))
-	for _, k := range keys {
+	postings = append(postings, d.postings...)
+	for _, k := range d.terms {
 		terms = append(terms, k...)
 	}
 	return terms, postings, off, len(terms) - off
@@ -134,11 +128,11 @@ func appendTermDict(terms, postings []byte, dict map[string]*postingBuf) ([]byte
 // appendDocValues writes u32[n+1] offsets (relative to the entries) then the entries:
 // kind byte, then float64 bits (number), int64 ms (date), uvarint ordinal in the
 // keyword dictionary (string) or one byte (bool).
-func appendDocValues(dst []byte, values [][]buildValue, n int, ords map[string]uint32) []byte {
+func appendDocValues(dst []byte, fp fieldParts, n int, ords map[string]uint32) []byte {
 	var entries []byte
 	dst = binary.LittleEndian.AppendUint32(dst, 0)
-	for doc := 0; doc < n; doc++ {
-		for _, v := range values[doc] {
+	fp.eachValues(n, func(_ int, vals []buildValue) {
+		for _, v := range vals {
 			entries = append(entries, byte(v.kind))
 			switch v.kind {
 			case KindNumber:
@@ -152,7 +146,7 @@ func appendDocValues(dst []byte, values [][]buildValue, n int, ords map[string]u
 			}
 		}
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(entries)))
-	}
+	})
 	return append(dst, entries...)
 }
 
@@ -177,54 +171,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// fileBuilder lays out the header, the 8-byte aligned sections and the section table.
-// Sections are collected first and copied once into an exactly sized file.
-type fileBuilder struct {
-	names []string
-	data  [][]byte
-}
-
-func (b *fileBuilder) start() {}
-
-func (b *fileBuilder) section(name string, data []byte) {
-	b.names = append(b.names, name)
-	b.data = append(b.data, data)
-}
-
-func align8(n int) int { return (n + 7) &^ 7 }
-
-func (b *fileBuilder) finish(preview bool, n int) []byte {
-	size := headerSize
-	for _, d := range b.data {
-		size = align8(size) + len(d)
-	}
-	tableOff := align8(size)
-	out := make([]byte, tableOff+sectionEntry*len(b.data))
-	pos := headerSize
-	for i, d := range b.data {
-		pos = align8(pos)
-		copy(out[pos:], d)
-		e := out[tableOff+i*sectionEntry:]
-		copy(e[:sectionNameSize], b.names[i])
-		binary.LittleEndian.PutUint64(e[sectionNameSize:], uint64(pos))
-		binary.LittleEndian.PutUint64(e[sectionNameSize+8:], uint64(len(d)))
-		pos += len(d)
-	}
-	copy(out[offMagic:], Magic)
-	binary.LittleEndian.PutUint16(out[offMajor:], MajorVersion)
-	binary.LittleEndian.PutUint16(out[offMinor:], MinorVersion)
-	var flags uint32
-	if preview {
-		flags |= flagPreview
-	}
-	binary.LittleEndian.PutUint32(out[offFlags:], flags)
-	binary.LittleEndian.PutUint32(out[offItems:], uint32(n))
-	binary.LittleEndian.PutUint32(out[offSections:], uint32(len(b.data)))
-	binary.LittleEndian.PutUint64(out[offTable:], uint64(tableOff))
-	hash := sha256.Sum256(out[headerSize:])
-	copy(out[offHash:], hash[:])
-	binary.LittleEndian.PutUint32(out[offChecksum:], checksum(out))
-	return out
 }

@@ -477,9 +477,10 @@ func (b *Builder) item(fi int32, line int32, data []byte, start, end int, ptr st
 		return nil // no snapshot will be written; spare the work
 	}
 	body := data[start:s.pos]
-	// The writer copies what it keeps (it canonicalises into a new buffer), so the
-	// reused NDJSON line buffer may be handed over as is.
-	if err := b.w.Add(body); err != nil {
+	// The scanner has checked the item's syntax and member names as strictly as the
+	// writer's Add would, so the writer may skip that pass. It copies what it keeps, so
+	// the reused NDJSON line buffer may be handed over as is.
+	if err := b.w.AddValidated(body); err != nil {
 		b.problem(Problem{File: name, Line: int(itemLine), Pointer: ptr, Message: err.Error()})
 		return nil
 	}
@@ -491,6 +492,16 @@ func (b *Builder) item(fi int32, line int32, data []byte, start, end int, ptr st
 // problems, it returns a *ValidationError listing every one and no snapshot.
 // Warnings are returned in both cases.
 func (b *Builder) Finish() (snap []byte, warnings []Problem, err error) {
+	e, warnings, err := b.Encode()
+	if err != nil {
+		return nil, warnings, err
+	}
+	return e.Bytes(), warnings, nil
+}
+
+// Encode is Finish with the snapshot left as an *snapshot.Encoded, which a large
+// snapshot is best written from (its WriteTo streams it without copying it first).
+func (b *Builder) Encode() (snap *snapshot.Encoded, warnings []Problem, err error) {
 	for _, r := range b.refs {
 		if _, ok := b.seen[r.id]; ok {
 			if st, out := b.excluded[r.id]; !out {
@@ -507,7 +518,7 @@ func (b *Builder) Finish() (snap []byte, warnings []Problem, err error) {
 	if len(b.problems) > 0 {
 		return nil, warnings, &ValidationError{Problems: b.problems}
 	}
-	snap, err = b.w.Bytes()
+	snap, err = b.w.Encode()
 	if err != nil {
 		return nil, warnings, fmt.Errorf("write snapshot: %w", err)
 	}

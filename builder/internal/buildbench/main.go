@@ -1,0 +1,127 @@
+// Command buildbench measures the builder at scale: it generates environments of the
+// given sizes (builder gen, seed 1) and times `builder build` on each as a child
+// process, reading its peak resident memory from the kernel. With --baseline it builds
+// each environment with a second builder binary in the same run, so that the two
+// compare on the same machine at the same moment. It prints the rates beside the
+// targets: 20,000 items/s at 100k items, and 2 GB of peak memory for 1M items (2 KB
+// per item).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// result is one build's measurements.
+type result struct {
+	Builder      string  `json:"builder"`
+	Items        int     `json:"items"`
+	Seconds      float64 `json:"seconds"`
+	ItemsPerSec  float64 `json:"items_per_second"`
+	PeakRSSMiB   float64 `json:"peak_rss_mib"`
+	RSSPerItemKB float64 `json:"peak_rss_per_item_kb"`
+	InputMiB     float64 `json:"input_mib"`
+	SnapshotMiB  float64 `json:"snapshot_mib"`
+}
+
+func main() {
+	builder := flag.String("builder", "build/builder", "the builder `binary` to measure")
+	baseline := flag.String("baseline", "", "another builder `binary` to measure on the same inputs, for a ratio")
+	sizes := flag.String("items", "100000", "comma-separated environment `sizes`")
+	dir := flag.String("dir", "build/bench/builder", "`folder` for the generated inputs and the snapshots")
+	out := flag.String("out", "", "also write the results as JSON to `FILE`")
+	flag.Parse()
+	if err := run(*builder, *baseline, *sizes, *dir, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "buildbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(builder, baseline, sizes, dir, out string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var results []result
+	fmt.Printf("%-10s %8s %9s %11s %13s %14s %10s\n", "builder", "items", "seconds", "items/s", "peak RSS MiB", "RSS/item KB", "snap/input")
+	for _, field := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("--items: %q is not a size", field)
+		}
+		input := filepath.Join(dir, fmt.Sprintf("items-%d.ndjson", n))
+		if _, err := os.Stat(input); err != nil {
+			gen := exec.Command(builder, "gen", "--items", strconv.Itoa(n), "--seed", "1", "--env", "bench", "--out", input)
+			gen.Stderr = os.Stderr
+			if err := gen.Run(); err != nil {
+				return fmt.Errorf("generate %d items: %w", n, err)
+			}
+		}
+		bins := []string{builder}
+		if baseline != "" {
+			bins = append(bins, baseline)
+		}
+		var first result
+		for i, bin := range bins {
+			r, err := measure(bin, input, filepath.Join(dir, fmt.Sprintf("snap-%d-%d.snap", n, i)), n)
+			if err != nil {
+				return err
+			}
+			name := "builder"
+			if i > 0 {
+				name = "baseline"
+			}
+			fmt.Printf("%-10s %8d %9.1f %11.0f %13.0f %14.2f %10.2f\n", name, n, r.Seconds, r.ItemsPerSec, r.PeakRSSMiB, r.RSSPerItemKB, r.SnapshotMiB/r.InputMiB)
+			if i == 0 {
+				first = r
+			} else {
+				fmt.Printf("builder / baseline at %d items: %.2fx the speed, %.2fx the peak memory\n", n, first.ItemsPerSec/r.ItemsPerSec, first.PeakRSSMiB/r.PeakRSSMiB)
+			}
+			results = append(results, r)
+		}
+	}
+	fmt.Println("targets: >= 20,000 items/s at 100k items; peak RSS <= 2 GB for 1M items (2.0 KB per item)")
+	if out == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, append(b, '\n'), 0o644)
+}
+
+// measure runs bin build on input and returns its time and peak memory.
+func measure(bin, input, snap string, n int) (result, error) {
+	cmd := exec.Command(bin, "build", "--env", "bench", "--out", snap, input)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return result{}, fmt.Errorf("%s build: %w", bin, err)
+	}
+	elapsed := time.Since(start).Seconds()
+	r := result{Builder: bin, Items: n, Seconds: elapsed, ItemsPerSec: float64(n) / elapsed}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports kilobytes
+		r.RSSPerItemKB = float64(ru.Maxrss) * 1.024 / float64(n)
+	}
+	for _, f := range []struct {
+		path string
+		dst  *float64
+	}{{input, &r.InputMiB}, {snap, &r.SnapshotMiB}} {
+		fi, err := os.Stat(f.path)
+		if err != nil {
+			return result{}, err
+		}
+		*f.dst = float64(fi.Size()) / (1 << 20)
+	}
+	os.Remove(snap)
+	return r, nil
+}

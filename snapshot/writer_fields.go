@@ -1,0 +1,253 @@
+//go:build !wasm
+
+// The field sections: every field's dictionaries, postings, norms, doc values, ranks
+// and sort orders are encoded on every core, each into bytes of its own, and then laid
+// end to end in field-name order with their offsets made absolute.
+
+package snapshot
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// fieldSections are the sections that index the fields: the field directory (dir)
+// and the sections its entries point into.
+type fieldSections struct {
+	dir, terms, postings, norms, docvalues, ranks, perms []byte
+}
+
+// preparedField is one field's encoded structures, with offsets relative to its own
+// bytes, ready to be appended to the sections.
+type preparedField struct {
+	name          string
+	flags         uint64
+	docCount      int
+	text, keyword preparedDict
+	textDocs      int
+	sumTTF        int64
+	norms         []byte
+	docvalues     []byte
+	asc, desc     []byte // u32 ranks per item; desc only for a multi-valued field
+	permAsc       []byte // u32 sort orders, top-level fields only
+	permDesc      []byte
+}
+
+// preparedDict is a term dictionary with its postings: the sorted terms, and each
+// term's list (document frequency, then the list) one after another in postings, the
+// k-th starting at starts[k] (starts has one more entry, the end).
+type preparedDict struct {
+	terms    []string
+	starts   []uint32
+	postings []byte
+}
+
+// buildFieldSections writes the directory entry and index structures of every field,
+// in name order, for n items. The fields' builders are released as they are encoded.
+func buildFieldSections(fields map[string]fieldParts, n int) fieldSections {
+	names := sortedKeys(fields)
+	builders := make([]fieldParts, len(names))
+	for i, name := range names {
+		builders[i] = fields[name]
+		delete(fields, name)
+	}
+	prepared := make([]preparedField, len(names))
+	forEachIndex(len(names), func(i int) {
+		prepared[i] = prepareField(builders[i], n)
+		builders[i] = nil
+	})
+	var s fieldSections
+	s.reserve(prepared)
+	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
+	for i := range prepared {
+		s.addField(&prepared[i])
+		prepared[i] = preparedField{}
+	}
+	return s
+}
+
+// reserve sizes the sections for the prepared fields, so that appending never copies.
+func (s *fieldSections) reserve(fields []preparedField) {
+	var terms, postings, norms, docvalues, ranks, perms int
+	for i := range fields {
+		f := &fields[i]
+		for _, d := range [...]*preparedDict{&f.text, &f.keyword} {
+			terms += 3 + 4*(1+2*(len(d.terms)+1))
+			for _, t := range d.terms {
+				terms += len(t)
+			}
+			postings += len(d.postings)
+		}
+		norms += len(f.norms)
+		docvalues += len(f.docvalues)
+		ranks += len(f.asc) + len(f.desc)
+		perms += len(f.permAsc) + len(f.permDesc)
+	}
+	s.terms = make([]byte, 0, terms)
+	s.postings = make([]byte, 0, postings)
+	s.norms = make([]byte, 0, norms)
+	s.docvalues = make([]byte, 0, docvalues)
+	s.ranks = make([]byte, 0, ranks)
+	s.perms = make([]byte, 0, perms)
+}
+
+// prepareField encodes one field's structures for n items, from its builders of
+// consecutive ranges, and releases the builders' maps.
+func prepareField(fp fieldParts, n int) preparedField {
+	f := preparedField{name: fp[0].name, flags: fp.flags()}
+	var terms, keywords []map[string]*postingBuf
+	for _, p := range fp {
+		f.docCount += p.docCount
+		f.textDocs += p.textDocs
+		f.sumTTF += p.sumTTF
+		terms, keywords = append(terms, p.terms), append(keywords, p.keywords)
+		p.terms, p.keywords = nil, nil
+	}
+	if f.flags&fieldHasText != 0 {
+		f.text = prepareDict(terms)
+		f.norms = fp.norms(n)
+	}
+	var kwOrder map[string]uint32
+	if f.flags&fieldHasKeyword != 0 {
+		f.keyword = prepareDict(keywords)
+		kwOrder = make(map[string]uint32, len(f.keyword.terms))
+		for i, k := range f.keyword.terms {
+			kwOrder[k] = uint32(i)
+		}
+	}
+	if f.flags&fieldHasValues != 0 {
+		f.docvalues = appendDocValues(nil, fp, n, kwOrder)
+		asc, desc := fp.ranks(n)
+		f.asc = appendU32s(make([]byte, 0, 4*n), asc)
+		if f.flags&fieldMultiValued != 0 {
+			f.desc = appendU32s(make([]byte, 0, 4*n), desc)
+		}
+		if f.flags&fieldHasPerms != 0 {
+			pa, pd := sortOrders(asc, desc)
+			f.permAsc = appendU32s(make([]byte, 0, 4*n), pa)
+			f.permDesc = appendU32s(make([]byte, 0, 4*n), pd)
+		}
+	}
+	return f
+}
+
+// norms returns the field's length bytes of the n items (zero where a range has no text).
+func (fp fieldParts) norms(n int) []byte {
+	if len(fp) == 1 && fp[0].base == 0 && len(fp[0].norms) == n {
+		return fp[0].norms
+	}
+	out := make([]byte, n)
+	for _, p := range fp {
+		copy(out[p.base:], p.norms)
+	}
+	return out
+}
+
+// prepareDict sorts a dictionary's terms and lays out their postings lists, from the
+// dictionaries of consecutive ranges of items. A range's list continues the previous
+// ones: its first delta, counted from item 0, is re-coded from their last item.
+func prepareDict(dicts []map[string]*postingBuf) preparedDict {
+	var d preparedDict
+	size := 0
+	for _, dict := range dicts {
+		for term, pb := range dict {
+			d.terms = append(d.terms, term)
+			size += binary.MaxVarintLen64 + len(pb.buf)
+		}
+	}
+	slices.Sort(d.terms)
+	d.terms = slices.Compact(d.terms)
+	d.starts = make([]uint32, 0, len(d.terms)+1)
+	d.postings = make([]byte, 0, size)
+	lists := make([]*postingBuf, 0, len(dicts))
+	for _, term := range d.terms {
+		d.starts = append(d.starts, uint32(len(d.postings)))
+		lists, df := lists[:0], 0
+		for _, dict := range dicts {
+			if pb := dict[term]; pb != nil {
+				lists = append(lists, pb)
+				df += pb.df
+			}
+		}
+		d.postings = binary.AppendUvarint(d.postings, uint64(df))
+		last := 0
+		for i, pb := range lists {
+			buf := pb.buf
+			if i > 0 {
+				first, k := binary.Uvarint(buf)
+				d.postings = binary.AppendUvarint(d.postings, first-uint64(last))
+				buf = buf[k:]
+			}
+			d.postings = append(d.postings, buf...)
+			last = pb.lastDoc
+		}
+	}
+	d.starts = append(d.starts, uint32(len(d.postings)))
+	return d
+}
+
+// flags returns the field's directory flags: where it is and which index structures
+// it has.
+func (fp fieldParts) flags() uint64 {
+	flags := uint64(0)
+	if fp[0].topLevel {
+		flags |= fieldTopLevel
+	}
+	for _, fb := range fp {
+		if len(fb.terms) > 0 {
+			flags |= fieldHasText
+		}
+		if len(fb.keywords) > 0 {
+			flags |= fieldHasKeyword
+		}
+		if fb.hasValues {
+			flags |= fieldHasValues
+		}
+		if fb.multi {
+			flags |= fieldMultiValued
+		}
+	}
+	if flags&fieldHasValues != 0 && flags&fieldTopLevel != 0 {
+		flags |= fieldHasPerms // sort orders are precomputed for top-level fields only
+	}
+	return flags
+}
+
+// addField appends the field's directory entry, name, flags and item count followed
+// by the locations of its text, keyword and value structures, which it appends to
+// their sections, in that order.
+func (s *fieldSections) addField(f *preparedField) {
+	s.dir = binary.AppendUvarint(s.dir, uint64(len(f.name)))
+	s.dir = append(s.dir, f.name...)
+	s.dir = binary.AppendUvarint(s.dir, f.flags)
+	s.dir = binary.AppendUvarint(s.dir, uint64(f.docCount))
+	if f.flags&fieldHasText != 0 {
+		var off, size int
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text)
+		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), len(s.norms))
+		s.norms = append(s.norms, f.norms...)
+	}
+	if f.flags&fieldHasKeyword != 0 {
+		var off, size int
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword)
+		s.dir = appendUvarints(s.dir, off, size)
+	}
+	if f.flags&fieldHasValues != 0 {
+		dvOff := len(s.docvalues)
+		s.docvalues = append(s.docvalues, f.docvalues...)
+		ascOff := len(s.ranks)
+		s.ranks = append(s.ranks, f.asc...)
+		descOff := ascOff
+		if f.desc != nil {
+			descOff = len(s.ranks)
+			s.ranks = append(s.ranks, f.desc...)
+		}
+		s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff, ascOff, descOff)
+		if f.flags&fieldHasPerms != 0 {
+			s.dir = appendUvarints(s.dir, len(s.perms))
+			s.perms = append(s.perms, f.permAsc...)
+			s.dir = appendUvarints(s.dir, len(s.perms))
+			s.perms = append(s.perms, f.permDesc...)
+		}
+	}
+}

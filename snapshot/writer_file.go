@@ -1,0 +1,135 @@
+//go:build !wasm
+
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+)
+
+// Encoded is a snapshot laid out and hashed, not yet copied into one buffer: its
+// sections are the writer's own slices (the items one slice each), so that a large
+// snapshot streams to a file without a second copy of itself in memory.
+type Encoded struct {
+	header   [headerSize]byte
+	sections []encodedSection
+	table    []byte
+	size     int64
+}
+
+// encodedSection is one section: its name, its bytes as pieces, their total length,
+// and where it starts in the file.
+type encodedSection struct {
+	name   string
+	pieces [][]byte
+	size   int64
+	at     int64
+}
+
+// Size is the file's length in bytes.
+func (e *Encoded) Size() int64 { return e.size }
+
+// Bytes returns the file in one buffer.
+func (e *Encoded) Bytes() []byte {
+	out := make([]byte, 0, e.size)
+	out = append(out, e.header[:]...)
+	e.body(func(b []byte) { out = append(out, b...) })
+	return out
+}
+
+// WriteTo writes the file to w.
+func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(e.header[:])
+	total := int64(n)
+	e.body(func(b []byte) {
+		if err == nil {
+			n, err = w.Write(b)
+			total += int64(n)
+		}
+	})
+	return total, err
+}
+
+// zeros pads sections to their 8-byte alignment.
+var zeros [8]byte
+
+// body calls emit with the bytes after the header, in file order.
+func (e *Encoded) body(emit func([]byte)) {
+	pos := int64(headerSize)
+	for _, s := range e.sections {
+		if pad := s.at - pos; pad > 0 {
+			emit(zeros[:pad])
+		}
+		for _, p := range s.pieces {
+			if len(p) > 0 {
+				emit(p)
+			}
+		}
+		pos = s.at + s.size
+	}
+	if pad := align8(pos) - pos; pad > 0 {
+		emit(zeros[:pad])
+	}
+	emit(e.table)
+}
+
+// fileBuilder lays out the header, the 8-byte aligned sections and the section table.
+type fileBuilder struct {
+	sections []encodedSection
+}
+
+// section adds a section made of pieces laid end to end.
+func (b *fileBuilder) section(name string, pieces ...[]byte) {
+	s := encodedSection{name: name, pieces: pieces}
+	for _, p := range pieces {
+		s.size += int64(len(p))
+	}
+	b.sections = append(b.sections, s)
+}
+
+func align8[T int | int64](n T) T { return (n + 7) &^ 7 }
+
+// finish lays the sections out and computes the header, its content hash and checksum.
+func (b *fileBuilder) finish(preview bool, n int) *Encoded {
+	e := &Encoded{sections: b.sections}
+	pos := int64(headerSize)
+	for i := range e.sections {
+		s := &e.sections[i]
+		s.at = align8(pos)
+		pos = s.at + s.size
+	}
+	tableOff := align8(pos)
+	e.table = make([]byte, sectionEntry*len(e.sections))
+	for i, s := range e.sections {
+		entry := e.table[i*sectionEntry:]
+		copy(entry[:sectionNameSize], s.name)
+		binary.LittleEndian.PutUint64(entry[sectionNameSize:], uint64(s.at))
+		binary.LittleEndian.PutUint64(entry[sectionNameSize+8:], uint64(s.size))
+	}
+	e.size = tableOff + int64(len(e.table))
+
+	h := &e.header
+	copy(h[offMagic:], Magic)
+	binary.LittleEndian.PutUint16(h[offMajor:], MajorVersion)
+	binary.LittleEndian.PutUint16(h[offMinor:], MinorVersion)
+	var flags uint32
+	if preview {
+		flags |= flagPreview
+	}
+	binary.LittleEndian.PutUint32(h[offFlags:], flags)
+	binary.LittleEndian.PutUint32(h[offItems:], uint32(n))
+	binary.LittleEndian.PutUint32(h[offSections:], uint32(len(e.sections)))
+	binary.LittleEndian.PutUint64(h[offTable:], uint64(tableOff))
+	sum := sha256.New()
+	e.body(func(b []byte) { sum.Write(b) })
+	copy(h[offHash:offHash+sha256.Size], sum.Sum(nil))
+	// The checksum covers the whole file with its own four bytes read as zero.
+	c := crc32.Update(0, castagnoli, h[:offChecksum])
+	c = crc32.Update(c, castagnoli, zeros[:checksumSize])
+	c = crc32.Update(c, castagnoli, h[offChecksum+checksumSize:])
+	e.body(func(b []byte) { c = crc32.Update(c, castagnoli, b) })
+	binary.LittleEndian.PutUint32(h[offChecksum:], c)
+	return e
+}

@@ -1,0 +1,176 @@
+//go:build !wasm
+
+// The indexing pass of the writer: the sorted items are cut into one range per core and
+// each range is indexed on its own. The ranges' builders of a field are not merged:
+// the encoders read them one after another in item order. Postings are delta-coded from
+// item 0, so a range's lists continue the previous range's after one re-coded delta,
+// and the result is byte for byte that of one pass.
+
+package snapshot
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// minItemsPerRange keeps small snapshots in one range: below it, starting goroutines
+// and merging costs more than it saves.
+const minItemsPerRange = 2048
+
+// indexedRange is what indexing one range of items yields.
+type indexedRange struct {
+	fields   map[string]*fieldBuilder
+	statuses map[string]struct{}
+}
+
+// indexRanges is how many ranges n items are indexed in: one per core, each of at
+// least minItemsPerRange items.
+func indexRanges(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n/minItemsPerRange)) }
+
+// fieldParts are one field's builders of consecutive ranges of items, in item order
+// (ranges without the field have none).
+type fieldParts []*fieldBuilder
+
+// indexItems is the indexing pass over the sorted items, item number doc being the
+// position in items, in the given number of ranges. It returns the builders of each
+// field (dotted path of a scalar value), holding the field's index structures, and the
+// set of Status values present.
+func indexItems(items []pendingItem, ranges int) (map[string]fieldParts, map[string]struct{}) {
+	n := len(items)
+	ranges = max(1, min(ranges, n))
+	parts := make([]indexedRange, ranges)
+	var wg sync.WaitGroup
+	for r := range parts {
+		lo, hi := r*n/ranges, (r+1)*n/ranges
+		wg.Go(func() { parts[r] = indexRange(items, lo, hi) })
+	}
+	wg.Wait()
+	statuses := map[string]struct{}{}
+	fields := map[string]fieldParts{}
+	for _, p := range parts {
+		for s := range p.statuses {
+			statuses[s] = struct{}{}
+		}
+		for name, fb := range p.fields {
+			fields[name] = append(fields[name], fb)
+		}
+	}
+	for _, fp := range fields {
+		slices.SortFunc(fp, func(a, b *fieldBuilder) int { return a.base - b.base })
+	}
+	return fields, statuses
+}
+
+// indexRange indexes items[lo:hi].
+func indexRange(items []pendingItem, lo, hi int) indexedRange {
+	out := indexedRange{fields: map[string]*fieldBuilder{}, statuses: map[string]struct{}{}}
+	scratch := &docScratch{}
+	for doc := lo; doc < hi; doc++ {
+		root := gjson.Parse(bytesView(items[doc].json))
+		if st := root.Get("Status"); st.Exists() {
+			out.statuses[st.String()] = struct{}{}
+		}
+		scratch.gather(root)
+		for _, i := range scratch.order {
+			sl := &scratch.slots[i]
+			if sl.fb == nil {
+				sl.fb = newFieldBuilder(sl.path, lo, hi-lo)
+				out.fields[sl.path] = sl.fb
+			}
+			sl.fb.addDoc(doc, sl.values, scratch)
+		}
+	}
+	return out
+}
+
+// forEachIndex calls fn(i) for every i in [0, count), on every core.
+func forEachIndex(count int, fn func(i int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), count))
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				mine := i
+				i++
+				next.Unlock()
+				if mine >= count {
+					return
+				}
+				fn(mine)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// newFieldBuilder returns an empty builder for the field at the dotted path, for the
+// span items from base on.
+func newFieldBuilder(path string, base, span int) *fieldBuilder {
+	return &fieldBuilder{
+		name: path, topLevel: !strings.Contains(path, "."), base: base, span: span,
+		terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{},
+	}
+}
+
+// valueColumn holds a field's typed values for consecutive items, one item's after
+// another in one array (one allocation per field, not one per item): those of item i,
+// counted from the column's first item, are vals[ends[i-1]:ends[i]]. Items past the
+// end of ends have none.
+type valueColumn struct {
+	vals []buildValue
+	ends []uint32
+}
+
+// pad gives the items before item i that have no entry yet no values, so that item
+// i's values are the next to be appended (then closed with an entry in ends).
+func (c *valueColumn) pad(i int) {
+	for len(c.ends) < i {
+		c.ends = append(c.ends, uint32(len(c.vals)))
+	}
+}
+
+// of returns item i's values.
+func (c *valueColumn) of(i int) []buildValue {
+	if i >= len(c.ends) {
+		return nil
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = c.ends[i-1]
+	}
+	return c.vals[start:c.ends[i]]
+}
+
+// eachValues calls fn for each of the n items in order with the field's values of that
+// item (none for most items of a sparse field).
+func (fp fieldParts) eachValues(n int, fn func(doc int, vals []buildValue)) {
+	doc := 0
+	for _, p := range fp {
+		for ; doc < p.base; doc++ {
+			fn(doc, nil)
+		}
+		for i := range p.span {
+			fn(doc+i, p.values.of(i))
+		}
+		doc += p.span
+	}
+	for ; doc < n; doc++ {
+		fn(doc, nil)
+	}
+}
+
+// valueCount is how many values the field has in all.
+func (fp fieldParts) valueCount() int {
+	count := 0
+	for _, p := range fp {
+		count += len(p.values.vals)
+	}
+	return count
+}
