@@ -665,32 +665,60 @@ type Postings struct {
 // Next advances to the next item and returns it, or -1 at the end. The positions of
 // the item it leaves are skipped without being decoded.
 func (p *Postings) Next() int {
-	if p.at >= p.end {
+	at := p.at
+	if at >= p.end {
 		p.doc = -1
 		return -1
 	}
-	d := decoder{b: p.base[p.at:p.end]}
-	delta := d.uvarint()
+	delta, at := uvarintAt(p.base, at, p.end)
+	if p.positions && at >= 0 {
+		var freq, n uint64
+		freq, at = uvarintAt(p.base, at, p.end)
+		if at >= 0 {
+			n, at = uvarintAt(p.base, at, p.end)
+		}
+		if at >= 0 && n <= uint64(p.end-at) && freq <= n {
+			p.freq, p.posAt, p.posEnd, p.pos = int(freq), at, at+int(n), 0
+			at += int(n)
+		} else {
+			at = -1
+		}
+	}
 	if p.doc < 0 {
 		p.doc = 0
 	}
-	p.doc += int(delta)
-	if p.positions {
-		p.freq = d.int(len(d.b))
-		n := d.int(len(d.b))
-		if d.err == nil {
-			p.posAt = p.end - len(d.b)
-			p.posEnd = p.posAt + n
-			d.b = d.b[n:]
-		}
-		p.pos = 0
-	}
-	if d.err != nil || p.doc < 0 {
+	if at < 0 || delta > math.MaxInt32 || p.doc+int(delta) < 0 {
 		p.at, p.end, p.doc, p.posAt, p.posEnd = 0, 0, -1, 0, 0
 		return -1
 	}
-	p.at = p.end - len(d.b)
+	p.doc += int(delta)
+	p.at = at
 	return p.doc
+}
+
+// uvarintAt reads the uvarint at s[i:end] and returns it with the index after it, or
+// -1 for a bad or truncated one. The one-byte case, nearly every delta, frequency and
+// length of a postings list, stays inlinable.
+func uvarintAt(s string, i, end int) (uint64, int) {
+	if i < end && i < len(s) && s[i] < 0x80 {
+		return uint64(s[i]), i + 1
+	}
+	return uvarintSlow(s, i, end)
+}
+
+func uvarintSlow(s string, i, end int) (uint64, int) {
+	end = min(end, len(s))
+	var x uint64
+	var shift uint
+	for j := 0; i+j < end && j < binary.MaxVarintLen64; j++ {
+		c := s[i+j]
+		x |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return x, i + j + 1
+		}
+		shift += 7
+	}
+	return 0, -1
 }
 
 // Freq is the term's frequency in the current item (text postings only).
