@@ -96,7 +96,7 @@ func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, 
 		// Elasticsearch reads an empty bool as match_all ("an empty array returns all items").
 		return e.constant(newDocSet(e.n).fill(e.n), scoring, boost), nil
 	}
-	if scoring {
+	if scoring && !e.unfused {
 		if out, ok, err := e.sumTerms(q, boost); ok {
 			return out, err
 		}
@@ -385,7 +385,7 @@ func (e *Evaluator) disMax(q query.DisMax, scoring bool, boost float32) (scored,
 	// Walk each sub-query's own matches (not every match times every sub-query): a
 	// field pattern such as "*" makes dis_max over dozens of mostly sparse fields.
 	for _, sub := range q.Queries {
-		if t, ok := sub.(query.Term); ok && scoring && sums == nil {
+		if t, ok := sub.(query.Term); ok && scoring && sums == nil && !e.unfused {
 			if r, ok := e.resolveTerm(t); ok {
 				if err := e.termInto(&out, r, boost, keepBest); err != nil {
 					return scored{}, err

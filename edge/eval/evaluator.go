@@ -31,6 +31,9 @@ type Evaluator struct {
 	// within, while set, restricts the evaluation to its items: nodes may then leave out
 	// (and not score) any other item, because the bool that set it intersects with it.
 	within docSet
+	// unfused turns off the fused ways of fused.go, for the test that compares them
+	// with the node-by-node way.
+	unfused bool
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of
