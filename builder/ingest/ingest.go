@@ -247,82 +247,6 @@ func (b *Builder) AddFile(path string, stdin io.Reader) error {
 	return b.AddNDJSON(path, f, size)
 }
 
-// progressEvery is how many items pass between Progress calls.
-const progressEvery = 2048
-
-// AddNDJSON reads NDJSON items from r, named name in problem reports; size is the
-// input's size for progress reports (-1 if unknown). Blank lines are allowed.
-func (b *Builder) AddNDJSON(name string, r io.Reader, size int64) error {
-	fi := b.addFileName(name)
-	br := bufio.NewReaderSize(r, 1<<20)
-	var long []byte
-	var nbytes int64
-	items := 0
-	for lineNo := 1; ; lineNo++ {
-		line, tooLong, err := readLine(br, &long)
-		nbytes += int64(len(line))
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		if len(line) == 0 && err == io.EOF {
-			break
-		}
-		if lineNo == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-		}
-		if tooLong {
-			b.problem(Problem{File: name, Line: lineNo, Message: fmt.Sprintf("line longer than %d MiB", MaxLine>>20)})
-		} else if body := trimLine(line); len(bytes.TrimSpace(body)) > 0 {
-			items++
-			b.item(fi, int32(lineNo), body, 0, len(body), "", nil)
-			if b.opts.Progress != nil && items%progressEvery == 0 {
-				b.opts.Progress(Progress{File: name, Items: items, Bytes: nbytes, Total: size})
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-	}
-	b.finishFile(name, items, nbytes, size)
-	return nil
-}
-
-// readLine returns the next line including its newline; a line longer than MaxLine is
-// consumed and reported as tooLong. long is a reusable buffer for lines that do not fit
-// in the reader's buffer.
-func readLine(br *bufio.Reader, long *[]byte) (line []byte, tooLong bool, err error) {
-	line, err = br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
-		return line, false, err
-	}
-	buf := append((*long)[:0], line...)
-	n := int64(len(line))
-	for err == bufio.ErrBufferFull {
-		line, err = br.ReadSlice('\n')
-		n += int64(len(line))
-		if !tooLong {
-			buf = append(buf, line...)
-			if len(buf) > MaxLine+2 {
-				tooLong, buf = true, buf[:0]
-			}
-		}
-	}
-	if cap(buf) <= MaxLine+2 {
-		*long = buf
-	}
-	if tooLong {
-		// Keep the byte count honest for progress; the content is dropped.
-		return make([]byte, 0), true, err
-	}
-	return buf, false, err
-}
-
-// trimLine drops the line terminator (LF or CRLF).
-func trimLine(line []byte) []byte {
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	return bytes.TrimSuffix(line, []byte("\r"))
-}
-
 // AddJSONArray reads one JSON array of items from r (read whole), named name in
 // problem reports.
 func (b *Builder) AddJSONArray(name string, r io.Reader, size int64) error {
@@ -414,21 +338,44 @@ func (b *Builder) problem(p Problem) { b.problems = append(b.problems, p) }
 // is the item's pointer and lines maps offsets to lines. A syntax error is returned for
 // JSON arrays (reading cannot go on) and reported directly for NDJSON.
 func (b *Builder) item(fi int32, line int32, data []byte, start, end int, ptr string, lines *lineIndex) error {
-	name := b.files[fi]
-	b.stats.Read++
+	return b.accept(fi, line, data, start, ptr, lines, b.scan(data, start, end, ptr))
+}
+
+// scanned is what checking one item found: its facts, where it ended, and a syntax
+// error if it has one.
+type scanned struct {
+	info itemInfo
+	end  int
+	err  error
+}
+
+// scan checks the item at data[start:] (ending at end, or where its value ends when
+// end is -1). It reads nothing of the builder's state but the date check, so items may
+// be scanned at once on several goroutines.
+func (b *Builder) scan(data []byte, start, end int, ptr string) scanned {
 	s := &scanner{data: data, pos: start, prefix: ptr, check: b.check}
 	if end >= 0 {
 		s.data = data[:end]
 	}
-	var info itemInfo
-	err := s.item(&info)
-	if err == nil && end >= 0 {
+	var r scanned
+	r.err = s.item(&r.info)
+	if r.err == nil && end >= 0 {
 		s.skipWS()
 		if s.pos < len(s.data) {
-			err = s.fail(s.pos, "invalid %s after the item (one item per line)", s.describe(s.pos))
+			r.err = s.fail(s.pos, "invalid %s after the item (one item per line)", s.describe(s.pos))
 		}
 	}
-	b.lastEnd = s.pos
+	r.end = s.pos
+	return r
+}
+
+// accept records what scan found of the item at data[start:], in input order: its
+// problems, its ContentID, the counts, and, if it is valid and selected, the item.
+func (b *Builder) accept(fi int32, line int32, data []byte, start int, ptr string, lines *lineIndex, r scanned) error {
+	name := b.files[fi]
+	b.stats.Read++
+	b.lastEnd = r.end
+	info, err := &r.info, r.err
 	lineOf := func(off int) int32 {
 		if lines == nil {
 			return line
@@ -470,13 +417,13 @@ func (b *Builder) item(fi int32, line int32, data []byte, start, end int, ptr st
 		b.excluded[info.contentID] = info.status
 		return nil
 	}
-	for _, r := range info.refs {
-		b.refs = append(b.refs, pendingRef{file: fi, line: lineOf(r.off), ptr: r.ptr, id: r.id})
+	for _, ref := range info.refs {
+		b.refs = append(b.refs, pendingRef{file: fi, line: lineOf(ref.off), ptr: ref.ptr, id: ref.id})
 	}
 	if len(b.problems) > 0 {
 		return nil // no snapshot will be written; spare the work
 	}
-	body := data[start:s.pos]
+	body := data[start:r.end]
 	// The scanner has checked the item's syntax and member names as strictly as the
 	// writer's Add would, so the writer may skip that pass. It copies what it keeps, so
 	// the reused NDJSON line buffer may be handed over as is.
