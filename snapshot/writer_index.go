@@ -18,7 +18,7 @@ import (
 )
 
 // minItemsPerRange keeps small snapshots in one range: below it, starting goroutines
-// and merging costs more than it saves.
+// and stitching the ranges' lists together costs more than it saves.
 const minItemsPerRange = 2048
 
 // indexedRange is what indexing one range of items yields.
