@@ -43,10 +43,13 @@ func exercise(s *Snapshot) {
 			for i := 0; i < dict.Len() && i < 1000; i++ {
 				dict.Find(dict.Term(i))
 				p := dict.Postings(i)
+				var docs, freqs []int32
 				for doc, n := p.Next(), 0; doc >= 0 && n < 10000; doc, n = p.Next(), n+1 {
+					docs, freqs = append(docs, int32(doc)), append(freqs, int32(p.Freq()))
 					for pos := p.NextPosition(); pos >= 0; pos = p.NextPosition() {
 					}
 				}
+				checkNextBlock(dict.Postings(i), docs, freqs)
 			}
 		}
 		for doc := -1; doc <= s.Len(); doc++ {
@@ -79,4 +82,26 @@ func FuzzOpenVerified(f *testing.F) {
 		}
 		exercise(s)
 	})
+}
+
+// checkNextBlock panics unless NextBlock, three postings at a time, decodes the items and
+// frequencies that Next gave (docs, freqs: at most 10,000 of them, as exercise reads).
+func checkNextBlock(p Postings, docs, freqs []int32) {
+	var bd, bf [3]int32
+	got := 0
+	for got < len(docs) {
+		k := p.NextBlock(bd[:], bf[:])
+		if k == 0 {
+			break
+		}
+		for j := range k {
+			if got < len(docs) && (bd[j] != docs[got] || p.positions && bf[j] != freqs[got]) {
+				panic("NextBlock and Next disagree")
+			}
+			got++
+		}
+	}
+	if got < len(docs) {
+		panic("NextBlock ended before Next")
+	}
 }

@@ -696,6 +696,47 @@ func (p *Postings) Next() int {
 	return p.doc
 }
 
+// NextBlock decodes the next postings, up to len(docs) of them, into docs and, for
+// analysed text, their frequencies into freqs (which must be as long as docs), skipping
+// positions; it returns how many it decoded, 0 at the end of the list. It is Next in a
+// loop without a call per item, for the scoring loops; NextPosition then has nothing to
+// read until the next Next.
+func (p *Postings) NextBlock(docs, freqs []int32) int {
+	at, end, doc, base := p.at, p.end, p.doc, p.base
+	if doc < 0 {
+		doc = 0
+	}
+	k := 0
+	for ; k < len(docs) && at < end; k++ {
+		var delta uint64
+		delta, at = uvarintAt(base, at, end)
+		if p.positions && at >= 0 {
+			var freq, n uint64
+			freq, at = uvarintAt(base, at, end)
+			if at >= 0 {
+				n, at = uvarintAt(base, at, end)
+			}
+			if at >= 0 && n <= uint64(end-at) && freq <= n {
+				freqs[k] = int32(freq)
+				at += int(n)
+			} else {
+				at = -1
+			}
+		}
+		if at < 0 || delta > math.MaxInt32 || doc+int(delta) > math.MaxInt32 {
+			p.at, p.end, p.doc, p.posAt, p.posEnd = 0, 0, -1, 0, 0
+			return k
+		}
+		doc += int(delta)
+		docs[k] = int32(doc)
+	}
+	p.at, p.posAt, p.posEnd = at, 0, 0
+	if k > 0 {
+		p.doc = doc
+	}
+	return k
+}
+
 // uvarintAt reads the uvarint at s[i:end] and returns it with the index after it, or
 // -1 for a bad or truncated one. The one-byte case, nearly every delta, frequency and
 // length of a postings list, stays inlinable.

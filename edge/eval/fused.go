@@ -70,25 +70,32 @@ func (e *Evaluator) termInto(out *scored, r resolvedTerm, boost float32, best bo
 	st := e.stats(r.f, r.keyword)
 	sc := e.newBM25(boost, idf(int64(p.DocFreq), st.docCount), st)
 	set, scores, within, f := out.set, out.scores, e.within, r.f
-	for doc := p.Next(); doc >= 0; doc = p.Next() {
-		if within != nil && !within.has(doc) {
-			continue
+	var docs, freqs [128]int32
+	for {
+		k := p.NextBlock(docs[:], freqs[:])
+		if k == 0 {
+			return nil
 		}
-		var s float32
-		if r.keyword {
-			s = sc.score(1, 1)
-		} else {
-			s = sc.score(float32(p.Freq()), f.Length(doc))
+		for j, d := range docs[:k] {
+			doc := int(d)
+			if within != nil && !within.has(doc) {
+				continue
+			}
+			var s float32
+			if r.keyword {
+				s = sc.score(1, 1)
+			} else {
+				s = sc.score(float32(freqs[j]), f.Length(doc))
+			}
+			switch {
+			case !best:
+				scores[doc] += s // zero outside the set: 0 + s is s
+			case s > scores[doc]: // scores are never negative
+				scores[doc] = s
+			}
+			set.add(doc)
 		}
-		switch {
-		case !best:
-			scores[doc] += s // zero outside the set: 0 + s is s
-		case s > scores[doc]: // scores are never negative
-			scores[doc] = s
-		}
-		set.add(doc)
 	}
-	return nil
 }
 
 // maxFusedClauses bounds the terms sumTerms resolves before it starts (a bool's
