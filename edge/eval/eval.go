@@ -423,24 +423,19 @@ func (e *Evaluator) disMax(q query.DisMax, scoring bool, boost float32) (scored,
 // or, on a field that holds numbers, booleans or dates, the typed value the text reads as
 // (as Elasticsearch's term and query_string queries do on such fields).
 func (e *Evaluator) term(q query.Term, scoring bool, boost float32) (scored, error) {
-	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	f := e.snap.Field(base)
-	if f == nil {
+	r := e.lookupTerm(q)
+	if r.f == nil {
 		return scored{}, nil
 	}
-	dict := f.Text()
-	if keyword || q.CaseInsensitive {
-		dict = f.Keyword()
-	}
 	if q.CaseInsensitive {
-		set, err := e.expand(dict, "", func(t string) bool { return strings.EqualFold(t, q.Text) })
+		set, err := e.expand(r.f.Keyword(), "", func(t string) bool { return strings.EqualFold(t, q.Text) })
 		return e.constant(set, scoring, boost), err
 	}
-	if i, ok := dict.Find(q.Text); ok {
-		return e.scoreTerm(f, dict, i, keyword, scoring, boost, -1)
+	if r.found {
+		return e.scoreTerm(r.f, r.dict, r.i, r.keyword, scoring, boost, -1)
 	}
-	if !keyword && f.HasValues() {
-		if set, ok := e.typedEquals(f, q.Text); ok {
+	if !r.keyword && r.f.HasValues() {
+		if set, ok := e.typedEquals(r.f, q.Text); ok {
 			return e.constant(set, scoring, boost), nil
 		}
 	}

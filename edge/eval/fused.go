@@ -14,14 +14,31 @@ import (
 // They give the same sets and the same scores, bit for bit (float additions in the
 // same order), and spend the same work steps in the same order as the node-by-node way.
 
-// resolvedTerm is a Term query resolved to what term would score: term i of dict, or,
-// when found is false, nothing.
+// resolvedTerm is a Term query's field (nil when no item has it) and dictionary (the
+// exact values for "<f>.keyword", else the analysed terms), and, when found, the
+// query's term in it: term i.
 type resolvedTerm struct {
 	f       *snapshot.Field
 	dict    snapshot.TermDict
 	i       int
 	keyword bool
 	found   bool
+}
+
+// lookupTerm finds q's field, dictionary and term, as term reads them. A
+// case-insensitive term is left unfound: term matches it another way.
+func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
+	base, keyword := strings.CutSuffix(q.Field, ".keyword")
+	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
+	if r.f == nil || q.CaseInsensitive {
+		return r
+	}
+	r.dict = r.f.Text()
+	if keyword {
+		r.dict = r.f.Keyword()
+	}
+	r.i, r.found = r.dict.Find(q.Text)
+	return r
 }
 
 // resolveTerm resolves q as term would, when term would score a dictionary's term or
@@ -31,20 +48,11 @@ func (e *Evaluator) resolveTerm(q query.Term) (r resolvedTerm, ok bool) {
 	if q.CaseInsensitive || strings.Contains(q.Field, "*") {
 		return r, false
 	}
-	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	f := e.snap.Field(base)
-	if f == nil {
+	r = e.lookupTerm(q)
+	if r.f == nil || r.found {
 		return r, true
 	}
-	dict := f.Text()
-	if keyword {
-		dict = f.Keyword()
-	}
-	i, found := dict.Find(q.Text)
-	if !found {
-		return r, keyword || !f.HasValues() // else a typed value may match
-	}
-	return resolvedTerm{f: f, dict: dict, i: i, keyword: keyword, found: true}, true
+	return r, r.keyword || !r.f.HasValues() // else a typed value may match
 }
 
 // How termInto merges a term's scores into an array.
