@@ -122,6 +122,8 @@ func (b *fileBuilder) finish(preview bool, n int) *Encoded {
 	binary.LittleEndian.PutUint32(h[offItems:], uint32(n))
 	binary.LittleEndian.PutUint32(h[offSections:], uint32(len(e.sections)))
 	binary.LittleEndian.PutUint64(h[offTable:], uint64(tableOff))
+	// Two passes over the body: the checksum covers the header, which holds the hash,
+	// and comes first in the file.
 	sum := sha256.New()
 	e.body(func(b []byte) { sum.Write(b) })
 	copy(h[offHash:offHash+sha256.Size], sum.Sum(nil))

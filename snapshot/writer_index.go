@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tidwall/gjson"
 )
@@ -89,21 +90,12 @@ func indexRange(items []pendingItem, lo, hi int) indexedRange {
 
 // forEachIndex calls fn(i) for every i in [0, count), on every core.
 func forEachIndex(count int, fn func(i int)) {
-	workers := max(1, min(runtime.GOMAXPROCS(0), count))
-	var next sync.Mutex
-	i := 0
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for range max(1, min(runtime.GOMAXPROCS(0), count)) {
 		wg.Go(func() {
-			for {
-				next.Lock()
-				mine := i
-				i++
-				next.Unlock()
-				if mine >= count {
-					return
-				}
-				fn(mine)
+			for i := int(next.Add(1)) - 1; i < count; i = int(next.Add(1)) - 1 {
+				fn(i)
 			}
 		})
 	}
