@@ -99,11 +99,7 @@ func run(o options) error {
 	}
 	defer os.RemoveAll(work)
 
-	addr, err := localproc.FreeAddr()
-	if err != nil {
-		return err
-	}
-	args := []string{"--snapshots", o.snapshots, "--addr", addr, "--engine", o.engine, "--log-level", "warn",
+	args := []string{"--snapshots", o.snapshots, "--engine", o.engine, "--log-level", "warn",
 		"--answer-cache-bytes", strconv.FormatInt(o.answerCacheBytes, 10)}
 	if o.module != "" {
 		args = append(args, "--module", o.module)
@@ -116,18 +112,13 @@ func run(o options) error {
 		return err
 	}
 	defer hostLog.Close()
-	host := exec.Command(o.host, args...)
-	host.Stdout, host.Stderr = hostLog, hostLog
-	exited, stop, err := localproc.Start(host)
+	h, err := localproc.StartHost(o.host, args, hostLog, time.Minute)
 	if err != nil {
-		return fmt.Errorf("start host: %w", err)
-	}
-	defer stop()
-	base := "http://" + addr
-	if err := localproc.WaitOK(base+"/readyz", exited, time.Minute); err != nil {
 		b, _ := os.ReadFile(hostLog.Name())
 		return fmt.Errorf("%w\n%s", err, b)
 	}
+	defer h.Stop()
+	host, base := h.Cmd, h.Base
 	ids, err := localproc.ContentIDs(base, o.env)
 	if err != nil {
 		return err
@@ -140,7 +131,7 @@ func run(o options) error {
 		return err
 	}
 
-	fmt.Printf("== %s engine, %d connections, %s on %s\n", o.engine, o.connections, o.duration, addr)
+	fmt.Printf("== %s engine, %d connections, %s on %s\n", o.engine, o.connections, o.duration, h.Addr)
 	samples := make(chan []rssSample, 1)
 	ctx, stop := context.WithCancel(context.Background())
 	go func() { samples <- sampleRSS(ctx, host.Process.Pid) }()

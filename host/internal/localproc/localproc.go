@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -118,4 +119,35 @@ func RSSKiB(pid int) (int64, error) {
 		}
 	}
 	return 0, errors.New("no VmRSS in /proc/" + strconv.Itoa(pid) + "/status")
+}
+
+// Host is a host process started on a loopback port by StartHost.
+type Host struct {
+	Addr   string     // 127.0.0.1:PORT
+	Base   string     // its URL, http://Addr
+	Cmd    *exec.Cmd  // the process
+	Exited chan error // its end, as Start gives it
+	Stop   func()     // SIGTERM, then wait for the end
+}
+
+// StartHost starts the host binary bin with args and --addr on a free loopback port,
+// its output going to out, and waits up to ready for /readyz to answer 200. When it
+// does not, the process is stopped and the error says why.
+func StartHost(bin string, args []string, out io.Writer, ready time.Duration) (*Host, error) {
+	addr, err := FreeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, slices.Concat(args, []string{"--addr", addr})...)
+	cmd.Stdout, cmd.Stderr = out, out
+	exited, stop, err := Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("start host: %w", err)
+	}
+	h := &Host{Addr: addr, Base: "http://" + addr, Cmd: cmd, Exited: exited, Stop: stop}
+	if err := WaitOK(h.Base+"/readyz", exited, ready); err != nil {
+		stop()
+		return nil, err
+	}
+	return h, nil
 }

@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -63,28 +62,19 @@ func run(o options) (*report, error) {
 	if err := os.WriteFile(path, buildVersion(o.items, 1), 0o644); err != nil {
 		return nil, err
 	}
-	addr, err := localproc.FreeAddr()
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"--snapshots", dir, "--addr", addr, "--engine", o.engine, "--access-log=false", "--log-level=warn"}
+	args := []string{"--snapshots", dir, "--engine", o.engine, "--access-log=false", "--log-level=warn"}
 	if o.module != "" {
 		args = append(args, "--module", o.module)
 	}
 	if o.instances > 0 {
 		args = append(args, "--instances", fmt.Sprint(o.instances))
 	}
-	host := exec.Command(o.host, args...)
-	host.Stdout, host.Stderr = os.Stderr, os.Stderr
-	exited, stop, err := localproc.Start(host)
+	h, err := localproc.StartHost(o.host, args, os.Stderr, 2*time.Minute)
 	if err != nil {
-		return nil, fmt.Errorf("start host: %w", err)
-	}
-	defer stop()
-	base := "http://" + addr
-	if err := localproc.WaitOK(base+"/readyz", exited, 2*time.Minute); err != nil {
 		return nil, err
 	}
+	defer h.Stop()
+	host, exited, base := h.Cmd, h.Exited, h.Base
 	fmt.Printf("soak: %s engine, %s, snapshot of %d items replaced every %s, %d clients\n",
 		o.engine, o.duration, o.items, o.swapEvery, o.workers)
 

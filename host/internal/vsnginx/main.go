@@ -228,11 +228,7 @@ type hostConfig struct{ engine, cacheBytes, module string }
 
 // startHost starts the host configured as c on a free loopback port.
 func startHost(o options, work string, c hostConfig) (server, error) {
-	addr, err := localproc.FreeAddr()
-	if err != nil {
-		return server{}, err
-	}
-	args := []string{"--snapshots", o.snapshots, "--addr", addr, "--engine", c.engine,
+	args := []string{"--snapshots", o.snapshots, "--engine", c.engine,
 		"--answer-cache-bytes", c.cacheBytes, "--access-log=false", "--log-level", "warn", "--web=false"}
 	label := "host " + c.engine
 	if c.module != "" {
@@ -242,22 +238,15 @@ func startHost(o options, work string, c hostConfig) (server, error) {
 	if c.cacheBytes != "0" {
 		label += " + answer cache"
 	}
-	cmd := exec.Command(o.host, args...)
 	log, err := os.CreateTemp(work, "host-*.log")
 	if err != nil {
 		return server{}, err
 	}
-	cmd.Stdout, cmd.Stderr = log, log
-	_, stop, err := localproc.Start(cmd)
+	h, err := localproc.StartHost(o.host, args, log, time.Minute)
 	if err != nil {
-		return server{}, fmt.Errorf("start host: %w", err)
-	}
-	s := server{label: label, base: "http://" + addr, stop: stop}
-	if err := localproc.WaitOK(s.base+"/readyz", nil, time.Minute); err != nil {
-		s.stop()
 		return server{}, fmt.Errorf("%s: %w", label, err)
 	}
-	return s, nil
+	return server{label: label, base: h.Base, stop: h.Stop}, nil
 }
 
 // startNginx serves dir's files on a free loopback port with nginx, in the foreground
