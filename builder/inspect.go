@@ -99,7 +99,7 @@ func describe(file string, s *snapshot.Snapshot) snapInfo {
 		File: file, Environment: s.Environment(), Preview: s.Preview(), Items: s.Len(),
 		FormatVersion: strconv.Itoa(major) + "." + strconv.Itoa(minor),
 		Statuses:      append([]string{}, s.Statuses()...),
-		Version:       s.Version(), Size: int64(s.Size()), Sections: []sectionInfo{},
+		Version:       s.Version(), Size: s.Size(), Sections: []sectionInfo{},
 	}
 	for _, sec := range s.Sections() {
 		info.Sections = append(info.Sections, sectionInfo{Name: sec.Name, Offset: sec.Offset, Length: sec.Length})

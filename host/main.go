@@ -91,13 +91,23 @@ func newLogger(cfg config.Config) (*slog.Logger, error) {
 }
 
 func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	files, err := snapdir.Load(cfg.Snapshots)
+	// The wasm engine's instances hold each file's index part and ask for item bodies
+	// by range; with --bodies=file the host keeps only the index part too and reads
+	// bodies from the file. The native engine reads the whole file in place.
+	open := snapdir.Open
+	switch {
+	case cfg.Bodies != "memory" && cfg.Bodies != "file":
+		return fmt.Errorf("unknown --bodies %q (want memory or file)", cfg.Bodies)
+	case cfg.Engine == "wasm" && cfg.Bodies == "file":
+		open = snapdir.OpenIndex
+	}
+	files, err := snapdir.Load(cfg.Snapshots, open)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		log.Info("snapshot", "env", f.Env, "path", f.Path, "version", f.Snap.Version(), "bytes", len(f.Data),
-			"items", f.Snap.Len(), "preview", f.Snap.Preview())
+		log.Info("snapshot", "env", f.Env, "path", f.Path, "version", f.Snap.Version(), "bytes", f.Snap.Size(),
+			"resident_bytes", len(f.Data), "items", f.Snap.Len(), "preview", f.Snap.Preview())
 		if f.Snap.Preview() && cfg.Router.PreviewTokens[f.Env] == "" {
 			log.Warn("preview environment without an access token: every request gets 401", "env", f.Env)
 		}
@@ -132,7 +142,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 	}
-	reloader := reload.New(cfg.Snapshots, files, swap, reload.Options{Poll: cfg.Poll, Logger: log})
+	reloader := reload.New(cfg.Snapshots, files, swap, reload.Options{Poll: cfg.Poll, Logger: log, Open: open})
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -237,12 +247,8 @@ func newEngine(ctx context.Context, cfg config.Config, files []snapdir.File, log
 		if len(module) == 0 {
 			return nil, errors.New("no wasm module embedded in this host and no --module given: " + buildHint)
 		}
-		data := make([][]byte, len(files))
-		for i, f := range files {
-			data[i] = f.Data
-		}
 		start := time.Now()
-		pool, err := wasmpool.New(ctx, module, data, wasmpool.Options{
+		pool, err := wasmpool.New(ctx, module, poolFiles(files), wasmpool.Options{
 			Router:      cfg.Router,
 			Instances:   cfg.Instances,
 			CallTimeout: cfg.CallTimeout,
@@ -289,11 +295,16 @@ func browserModule(cfg config.Config) []byte {
 type wasmEngine struct{ *wasmpool.Pool }
 
 func (e wasmEngine) Swap(ctx context.Context, files []snapdir.File) error {
-	data := make([][]byte, len(files))
+	return e.Pool.Swap(ctx, poolFiles(files))
+}
+
+// poolFiles hands the pool each file's bytes and, for an index part, its body reader.
+func poolFiles(files []snapdir.File) []wasmpool.File {
+	out := make([]wasmpool.File, len(files))
 	for i, f := range files {
-		data[i] = f.Data
+		out[i] = wasmpool.File{Data: f.Data, Bodies: f.Bodies}
 	}
-	return e.Pool.Swap(ctx, data)
+	return out
 }
 
 type nativeEngine struct{ *nativepool.Pool }

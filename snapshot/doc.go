@@ -11,18 +11,31 @@
 //
 // All integers are little-endian.
 //
-//	header (80 bytes)
-//	  0  magic "CDASNAP\x00"
-//	  8  major u16, minor u16
-//	 12  flags u32 (bit 0: preview snapshot, API.md D3)
-//	 16  item count u32
-//	 20  section count u32
-//	 24  section table offset u64
-//	 32  content hash [32]byte: SHA-256 of every byte after the header (the snapshot's version)
-//	 64  checksum u32: CRC-32C of the whole file with these four bytes taken as zero
-//	 68  reserved (12 bytes, zero)
-//	sections, each 8-byte aligned
-//	section table: count × {name [24]byte zero-padded, offset u64, length u64}
+//	index part (what a query needs to decide; loaded whole)
+//	  header (80 bytes)
+//	    0  magic "CDASNAP\x00"
+//	    8  major u16 (2), minor u16
+//	   12  flags u32 (bit 0: preview snapshot, API.md D3)
+//	   16  item count u32
+//	   20  section count u32
+//	   24  section table offset u64
+//	   32  content hash [32]byte: SHA-256 of every byte after the header, bodies
+//	       included (the snapshot's version)
+//	   64  checksum u32: CRC-32C of the index part with these four bytes taken as zero
+//	   68  reserved u32 (zero)
+//	   72  index part length u64 (header, sections and table)
+//	  sections, each 8-byte aligned
+//	  section table: count × {name [24]byte zero-padded, offset u64, length u64}
+//	zero padding to a 4096-byte boundary
+//	body part (what answers return; may stay where the file lives, read by range)
+//	  the items' compact JSON one after another, cut into blocks of about 16 KiB
+//	  (bodies.offsets and bodies.blocks in the index part locate items and blocks and
+//	  hold each block's CRC-32C)
+//
+// A runtime either opens the whole file, or opens its index part alone and is handed
+// body blocks as requests need them (bodies.go; the WebAssembly module's need-ranges
+// protocol, wasm/README.md). Format 1 files (one part, one checksum) are refused with
+// a message that says to rebuild them.
 //
 // Items are stored sorted by ContentID (byte order), so an item's number is its rank by
 // ContentID: lookups by id are a binary search and the tie-break of every sort

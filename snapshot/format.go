@@ -8,9 +8,16 @@ import (
 
 // Format constants. A reader accepts any minor version of its major version: minor
 // versions only add sections, which older readers ignore.
+//
+// Format 2 splits the file in two parts. The index part (the header, every section and
+// the section table) is what a query needs to decide which items answer it; it is
+// loaded whole, and one checksum covers it. The body part (the items' JSON, in blocks of
+// about BodyBlockTarget bytes, starting on a bodyAlign boundary) is what answers return;
+// a runtime may leave it where the file lives and read blocks by range, each checked by
+// its own checksum stored in the index part.
 const (
 	Magic        = "CDASNAP\x00"
-	MajorVersion = 1
+	MajorVersion = 2
 	MinorVersion = 0
 
 	headerSize      = 80
@@ -28,14 +35,23 @@ const (
 	offHash      = 32
 	offChecksum  = 64
 	checksumSize = 4
+	offIndexLen  = 72 // u64: length of the index part, from the file's first byte
+
+	// BodyBlockTarget is the size a body block grows to before the next item starts a
+	// new one (an item larger than this is a block of its own): small enough that a page
+	// of items reads little besides itself, large enough that a block's range request
+	// and checksum are amortised over a few items.
+	BodyBlockTarget = 16 << 10
+	// bodyAlign aligns the body part, so that its blocks can be mapped or read by pages.
+	bodyAlign = 4096
 )
 
 // Section names. Every section is optional to the reader except the item sections;
 // a reader ignores sections it does not know.
 const (
 	secMeta        = "meta"          // JSON: environment, preview, statuses
-	secItems       = "items"         // item JSON, concatenated, in ContentID order
-	secItemOffsets = "items.offsets" // u32[n+1] into items
+	secBodyOffsets = "bodies.offsets" // u64[n+1]: item i is bytes [o[i], o[i+1]) of the body part
+	secBodyBlocks  = "bodies.blocks"  // u32[B+1] first item of each block (the last n), u32[B] CRC-32C of each block
 	secIDs         = "ids"           // ContentIDs, concatenated, in order
 	secIDOffsets   = "ids.offsets"   // u32[n+1] into ids
 	secFields      = "fields"        // field directory (see fieldDirectory)

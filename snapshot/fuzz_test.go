@@ -19,7 +19,11 @@ func FuzzOpen(f *testing.F) {
 			data[int(at)%len(data)] ^= xor
 		}
 		if fixChecksum && len(data) >= headerSize {
-			binary.LittleEndian.PutUint32(data[offChecksum:], checksum(data))
+			end := binary.LittleEndian.Uint64(data[offIndexLen:])
+			if end < headerSize || end > uint64(len(data)) {
+				end = uint64(len(data))
+			}
+			binary.LittleEndian.PutUint32(data[offChecksum:], checksum(data[:end]))
 		}
 		s, err := Open(data)
 		if err != nil {
@@ -81,7 +85,40 @@ func FuzzOpenVerified(f *testing.F) {
 			return
 		}
 		exercise(s)
+		exerciseIndexPart(data)
 	})
+}
+
+// exerciseIndexPart opens the index part of a file that opened whole, reads every item
+// once with no body cached, provides the blocks asked for from the file (corrupt ones
+// are refused), and reads them again: Item, MissingBlocks, ProvideBlock and
+// TrimBodyCache must return errors or empty values, never panic.
+func exerciseIndexPart(data []byte) {
+	n, err := IndexLen(data)
+	if err != nil || n > int64(len(data)) {
+		return
+	}
+	s, err := OpenVerified(data[:n])
+	if err != nil {
+		panic("the whole file opened but not its index part: " + err.Error())
+	}
+	for i := -1; i <= s.Len(); i++ {
+		_ = s.Item(i)
+	}
+	for _, r := range s.MissingBlocks(nil) {
+		if r.Offset < 0 || r.Length < 0 || r.Offset+int64(r.Length) > int64(len(data)) {
+			panic("a block range outside the file")
+		}
+		_ = s.ProvideBlock(r.Block, data[r.Offset:r.Offset+int64(r.Length)])
+		_ = s.ProvideBlock(r.Block, nil)
+	}
+	_ = s.ProvideBlock(-1, nil)
+	_ = s.ProvideBlock(s.blockCount, nil)
+	exercise(s)
+	s.TrimBodyCache(0)
+	if s.BodyCacheBytes() != 0 {
+		panic("TrimBodyCache(0) left bytes in the cache")
+	}
 }
 
 // checkNextBlock panics unless NextBlock, three postings at a time, decodes the items and

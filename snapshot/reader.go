@@ -18,8 +18,10 @@ type Section struct {
 	Length int64
 }
 
-// Snapshot is an opened snapshot file. It reads the file's bytes in place and is safe
-// for concurrent use by any number of goroutines: nothing in it changes after Open.
+// Snapshot is an opened snapshot file. It reads the file's bytes in place. Opened on the
+// whole file, it is safe for concurrent use by any number of goroutines: nothing in it
+// changes after Open. Opened on the index part alone, it caches the body blocks it is
+// given and is for one goroutine at a time (see bodies.go).
 //
 // Its long-lived structures (the Snapshot, its Fields and their TermDicts) hold the
 // file's bytes by one pointer to their start plus offsets (spans), never by strings into
@@ -40,8 +42,14 @@ type Snapshot struct {
 	hash     [32]byte
 	sections []Section
 
-	items, itemOffsets span
-	ids, idOffsets     span
+	ids, idOffsets span
+
+	// The body part (bodies.go): bodyStart and fileSize are offsets in the file;
+	// cache is nil when data is the whole file.
+	bodyOffsets, bodyBlocks span
+	blockCount              int
+	bodyStart, fileSize     uint64
+	cache                   *bodyCache
 
 	terms, postings, norms, docvalues, ranks, perms span
 
@@ -66,10 +74,12 @@ func (sp span) sub(off, n int) (span, bool) {
 	return span{sp.off + off, sp.off + off + n}, true
 }
 
-// Open verifies data (magic, major version, checksum, section bounds) and returns a
-// reader over it: Verify, then OpenVerified. It does not parse items: its cost is one pass
-// of the checksum over the bytes plus work proportional to the number of sections and
-// fields. data must not change while the Snapshot is in use.
+// Open verifies data (magic, major version, checksums, section bounds) and returns a
+// reader over it: Verify, then OpenVerified. data is the whole file, or its index part
+// alone (the first IndexLen bytes), whose items' bodies then come through ProvideBlock.
+// It does not parse items: its cost is one pass of the checksums over the bytes plus
+// work proportional to the number of sections and fields. data must not change while
+// the Snapshot is in use.
 func Open(data []byte) (*Snapshot, error) {
 	if err := Verify(data); err != nil {
 		return nil, err
@@ -78,18 +88,30 @@ func Open(data []byte) (*Snapshot, error) {
 }
 
 // Verify checks that data is a snapshot of a format version this reader reads whose
-// checksum matches its contents: the one pass over every byte of the file. A file is
-// verified once where it enters the system (the builder writes it, the host reads it,
-// a deploy step stages it); the runtimes that are then handed it open it with
-// OpenVerified, whose cost does not grow with the file.
+// checksums match its contents: the index part's, and when data is the whole file every
+// body block's; one pass over every byte. A file is verified once where it enters the
+// system (the builder writes it, the host reads it, a deploy step stages it); the
+// runtimes that are then handed it open it with OpenVerified, whose cost does not grow
+// with the file, and check each body block they are given as they are given it.
 func Verify(data []byte) error {
-	if err := checkHeader(data); err != nil {
+	indexLen, err := IndexLen(data)
+	if err != nil {
 		return err
 	}
-	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data); want != got {
+	if indexLen > int64(len(data)) {
+		return wrapf(ErrCorrupt, "the index part is "+strconv.FormatInt(indexLen, 10)+" bytes, the data "+strconv.Itoa(len(data)))
+	}
+	if want, got := binary.LittleEndian.Uint32(data[offChecksum:]), checksum(data[:indexLen]); want != got {
 		return wrapf(ErrChecksum, "stored "+hex32(want)+", computed "+hex32(got))
 	}
-	return nil
+	if int64(len(data)) == indexLen {
+		return nil
+	}
+	s, err := OpenVerified(data)
+	if err != nil {
+		return err
+	}
+	return s.verifyBodies()
 }
 
 // OpenVerified is Open without the checksum, for a file that Verify has accepted (or
@@ -118,6 +140,9 @@ func checkHeader(data []byte) error {
 	}
 	major := int(binary.LittleEndian.Uint16(data[offMajor:]))
 	minor := int(binary.LittleEndian.Uint16(data[offMinor:]))
+	if major < MajorVersion {
+		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+": rebuild the snapshot with this release's builder (this reader reads format "+strconv.Itoa(MajorVersion)+".x)")
+	}
 	if major != MajorVersion {
 		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+" (this reader reads "+strconv.Itoa(MajorVersion)+".x)")
 	}
@@ -131,7 +156,11 @@ func (s *Snapshot) readStructure() error {
 	count := uint64(binary.LittleEndian.Uint32(data[offSections:]))
 	table := binary.LittleEndian.Uint64(data[offTable:])
 	copy(s.hash[:], data[offHash:])
-	size := uint64(len(data))
+	// Sections and their table lie in the index part.
+	size := binary.LittleEndian.Uint64(data[offIndexLen:])
+	if size < headerSize || size > uint64(len(data)) {
+		return errors.New("index part of " + strconv.FormatUint(size, 10) + " bytes in " + strconv.Itoa(len(data)))
+	}
 	if table < headerSize || table > size || count > (size-table)/sectionEntry {
 		return errors.New("section table out of bounds")
 	}
@@ -154,15 +183,17 @@ func (s *Snapshot) readStructure() error {
 		s.sections = append(s.sections, Section{Name: name, Offset: int64(off), Length: int64(length)})
 		byName[name] = span{int(off), int(off + length)}
 	}
-	for _, name := range []string{secMeta, secItems, secItemOffsets, secIDs, secIDOffsets} {
+	for _, name := range []string{secMeta, secBodyOffsets, secBodyBlocks, secIDs, secIDOffsets} {
 		if _, ok := byName[name]; !ok {
 			return errors.New("missing section " + strconv.Quote(name))
 		}
 	}
-	s.items, s.itemOffsets = byName[secItems], byName[secItemOffsets]
 	s.ids, s.idOffsets = byName[secIDs], byName[secIDOffsets]
-	if uint64(s.itemOffsets.len()) != 4*(n+1) || uint64(s.idOffsets.len()) != 4*(n+1) {
-		return errors.New("offset tables do not match " + strconv.FormatUint(n, 10) + " items")
+	if uint64(s.idOffsets.len()) != 4*(n+1) {
+		return errors.New("id offsets do not match " + strconv.FormatUint(n, 10) + " items")
+	}
+	if err := s.readBodies(byName, size); err != nil {
+		return err
 	}
 	meta := byName[secMeta].of(s.str)
 	if !jsonr.Valid(meta) {
@@ -182,6 +213,17 @@ func (s *Snapshot) readStructure() error {
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
 	s.docvalues, s.ranks, s.perms = byName[secDocValues], byName[secRanks], byName[secPerms]
 	return s.readFields(byName[secFields].of(s.str))
+}
+
+// Section returns the bytes of the section called name, which a writer stored with
+// Writer.Derive (or any other section, for inspection), and whether the file has it.
+func (s *Snapshot) Section(name string) (string, bool) {
+	for _, sec := range s.sections {
+		if sec.Name == name {
+			return s.str[sec.Offset : sec.Offset+sec.Length], true
+		}
+	}
+	return "", false
 }
 
 // Environment is the environment id the snapshot was built for (API.md D1).
@@ -215,8 +257,13 @@ func (s *Snapshot) FormatVersion() (major, minor int) { return s.major, s.minor 
 // Sections lists the file's sections in file order.
 func (s *Snapshot) Sections() []Section { return s.sections }
 
-// Size is the file's size in bytes.
-func (s *Snapshot) Size() int { return len(s.data) }
+// Size is the file's size in bytes, its body part included when only the index part
+// was opened.
+func (s *Snapshot) Size() int64 { return int64(s.fileSize) }
+
+// IndexSize is the size of the file's index part in bytes: what stays in memory when
+// bodies are read by range.
+func (s *Snapshot) IndexSize() int64 { return int64(binary.LittleEndian.Uint64(s.data[offIndexLen:])) }
 
 // u32At reads element i of a little-endian u32 array; ok is false when i is out of range.
 func u32At(arr string, i int) (uint32, bool) {
@@ -235,12 +282,6 @@ func slice(blob, offsets string, i int) string {
 		return ""
 	}
 	return blob[start:end]
-}
-
-// Item returns item i (0 <= i < Len) as its stored compact JSON, without copying. Items
-// are numbered in ContentID order. A corrupt entry reads as the empty string.
-func (s *Snapshot) Item(i int) string {
-	return slice(s.items.of(s.str), s.itemOffsets.of(s.str), i)
 }
 
 // ContentID returns item i's ContentID without parsing the item.

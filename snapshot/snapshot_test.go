@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/builder/gen"
@@ -158,19 +159,30 @@ func TestPublishedOnly(t *testing.T) {
 
 func TestOpenRejects(t *testing.T) {
 	good := build(t, false, sampleItems...)
+	indexLen, err := IndexLen(good)
+	if err != nil {
+		t.Fatal(err)
+	}
 	flip := slices.Clone(good)
-	flip[len(flip)/2] ^= 1
+	flip[indexLen/2] ^= 1
+	bodyFlip := slices.Clone(good)
+	bodyFlip[len(bodyFlip)-2] ^= 1
 	major := slices.Clone(good)
 	binary.LittleEndian.PutUint16(major[offMajor:], 9)
+	v1 := slices.Clone(good)
+	binary.LittleEndian.PutUint16(v1[offMajor:], 1)
 	for name, tc := range map[string]struct {
 		data []byte
 		want error
 	}{
-		"empty":     {nil, ErrNotSnapshot},
-		"magic":     {[]byte("hello world, this is not a snapshot at all, no sir, not one bit of it......"), ErrNotSnapshot},
-		"bit flip":  {flip, ErrChecksum},
-		"version":   {major, ErrVersion},
-		"truncated": {good[:len(good)-3], ErrChecksum},
+		"empty":              {nil, ErrNotSnapshot},
+		"magic":              {[]byte("hello world, this is not a snapshot at all, no sir, not one bit of it......"), ErrNotSnapshot},
+		"bit flip":           {flip, ErrChecksum},
+		"bit flip in a body": {bodyFlip, ErrChecksum},
+		"version":            {major, ErrVersion},
+		"format 1":           {v1, ErrVersion},
+		"truncated":          {good[:len(good)-3], ErrCorrupt},
+		"truncated index":    {good[:indexLen-1], ErrCorrupt},
 	} {
 		if _, err := Open(tc.data); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
@@ -181,6 +193,12 @@ func TestOpenRejects(t *testing.T) {
 	}
 	if err := Verify(good); err != nil {
 		t.Errorf("Verify of a good file: %v", err)
+	}
+	if err := Verify(good[:indexLen]); err != nil {
+		t.Errorf("Verify of a good file's index part: %v", err)
+	}
+	if err := Verify(v1); err == nil || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("a format 1 file: %v, want a message that says to rebuild it", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"slices"
 	"strconv"
@@ -30,6 +31,13 @@ type Writer struct {
 	items   []pendingItem
 	ids     map[string]struct{}
 	ranges  int // how many ranges to index at once; 0: indexRanges (tests set it)
+	derived []derivedSection
+}
+
+// derivedSection is a section that Encode computes from the canonical items.
+type derivedSection struct {
+	name  string
+	build func(n int, item func(i int) []byte) []byte
 }
 
 type pendingItem struct {
@@ -45,6 +53,17 @@ func NewWriter(env string, preview bool) (*Writer, error) {
 		return nil, fmt.Errorf("environment id %q: must match [A-Za-z0-9][A-Za-z0-9_.-]{0,127}", env)
 	}
 	return &Writer{env: env, preview: preview, ids: map[string]struct{}{}}, nil
+}
+
+// Derive asks Encode to store one more section, name, computed by build from the
+// items: build is called once, with the item count and a function that returns item i's
+// canonical JSON (items in ContentID order, as the snapshot numbers them), and must be
+// deterministic. A reader finds the section with Snapshot.Section; a reader that does
+// not know it ignores it. This is how the engine keeps facts about the whole content
+// (such as the shapes its GraphQL schema is typed from) in the resident index, so that
+// no runtime has to read every item body to learn them.
+func (w *Writer) Derive(name string, build func(n int, item func(i int) []byte) []byte) {
+	w.derived = append(w.derived, derivedSection{name: name, build: build})
 }
 
 // Len reports how many items were added.
@@ -344,10 +363,16 @@ func (w *Writer) Encode() (*Encoded, error) {
 	if uint64(n) > math.MaxUint32-1 {
 		return nil, fmt.Errorf("too many items: %d", n)
 	}
-	pieces, offs, err := itemSections(items)
-	if err != nil {
-		return nil, err
+	ids, idOffs := idSections(items)
+	if uint64(len(ids)) > math.MaxUint32 {
+		return nil, fmt.Errorf("the ContentIDs exceed 4 GiB, the limit of snapshot format %d", MajorVersion)
 	}
+	for _, d := range w.derived {
+		if !validDerivedName(d.name) {
+			return nil, fmt.Errorf("derived section name %q: must be 1 to %d bytes and not a name of the format's own", d.name, sectionNameSize)
+		}
+	}
+	bodies, bodyOffs, blocks := bodySections(items)
 	ranges := w.ranges
 	if ranges == 0 {
 		ranges = indexRanges(n)
@@ -356,11 +381,10 @@ func (w *Writer) Encode() (*Encoded, error) {
 
 	var b fileBuilder
 	b.section(secMeta, metaSection(w.env, w.preview, statuses))
-	b.section(secItems, pieces...)
-	b.section(secItemOffsets, offs)
-	blob, offs := idSections(items)
-	b.section(secIDs, blob)
-	b.section(secIDOffsets, offs)
+	b.section(secBodyOffsets, bodyOffs)
+	b.section(secBodyBlocks, blocks)
+	b.section(secIDs, ids)
+	b.section(secIDOffsets, idOffs)
 	fs := buildFieldSections(fields, n)
 	for _, s := range []struct {
 		name string
@@ -377,7 +401,10 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secDocValues, fs.docvalues)
 	b.section(secRanks, fs.ranks)
 	b.section(secPerms, fs.perms)
-	return b.finish(w.preview, n), nil
+	for _, d := range w.derived {
+		b.section(d.name, d.build(n, func(i int) []byte { return items[i].json }))
+	}
+	return b.finish(w.preview, n, bodies), nil
 }
 
 // gather empties s and collects the scalar values of the item root into it, by
@@ -449,29 +476,54 @@ func metaSection(env string, preview bool, statuses map[string]struct{}) []byte 
 	return append(meta, "]}"...)
 }
 
-// itemSections returns the items section, the canonical JSON of the items one after
-// another (as one piece per item), and its offsets section, u32[n+1] byte offsets into
-// it. The offsets are 32 bits, so the items may total at most 4 GiB: that is checked
-// before any indexing work.
-func itemSections(items []pendingItem) (pieces [][]byte, offs []byte, err error) {
-	pieces = make([][]byte, len(items))
-	offs = make([]byte, 0, 4*(len(items)+1))
-	offs = binary.LittleEndian.AppendUint32(offs, 0)
-	total := uint64(0)
-	for i, it := range items {
-		pieces[i] = it.json
-		total += uint64(len(it.json))
-		if total > math.MaxUint32 {
-			return nil, nil, fmt.Errorf("items exceed 4 GiB, the limit of snapshot format %d", MajorVersion)
-		}
-		offs = binary.LittleEndian.AppendUint32(offs, uint32(total))
+// validDerivedName reports whether a Derive section's name fits the section table and
+// is not one of the format's own.
+func validDerivedName(name string) bool {
+	if name == "" || len(name) > sectionNameSize || strings.IndexByte(name, 0) >= 0 {
+		return false
 	}
-	return pieces, offs, nil
+	switch name {
+	case secMeta, secBodyOffsets, secBodyBlocks, secIDs, secIDOffsets, secFields, secTerms,
+		secPostings, secNorms, secDocValues, secRanks, secPerms:
+		return false
+	}
+	return true
+}
+
+// bodySections cuts the items' canonical JSON, one after another, into body blocks of
+// about BodyBlockTarget bytes. It returns the items (the body part, as pieces), the
+// bodies.offsets section (u64[n+1] byte offsets into the body part) and the
+// bodies.blocks section (u32[B+1] first item of each block, the last one n, then u32[B]
+// CRC-32C of each block's bytes).
+func bodySections(items []pendingItem) (pieces [][]byte, offs, blocks []byte) {
+	pieces = make([][]byte, len(items))
+	offs = make([]byte, 0, 8*(len(items)+1))
+	offs = binary.LittleEndian.AppendUint64(offs, 0)
+	var firsts, crcs []uint32
+	total, blockStart := uint64(0), uint64(0)
+	var crc uint32
+	for i, it := range items {
+		if i == 0 || total-blockStart+uint64(len(it.json)) > BodyBlockTarget && total > blockStart {
+			if i > 0 {
+				crcs = append(crcs, crc)
+			}
+			firsts, blockStart, crc = append(firsts, uint32(i)), total, 0
+		}
+		pieces[i] = it.json
+		crc = crc32.Update(crc, castagnoli, it.json)
+		total += uint64(len(it.json))
+		offs = binary.LittleEndian.AppendUint64(offs, total)
+	}
+	if len(items) > 0 {
+		crcs = append(crcs, crc)
+	}
+	firsts = append(firsts, uint32(len(items)))
+	blocks = appendU32s(make([]byte, 0, 4*(len(firsts)+len(crcs))), firsts)
+	return pieces, offs, appendU32s(blocks, crcs)
 }
 
 // idSections returns the ids section, the ContentIDs of the items one after another,
-// and its offsets section, u32[n+1] byte offsets into it. The ids are part of the
-// items, so they fit in 32-bit offsets when the items do.
+// and its offsets section, u32[n+1] byte offsets into it.
 func idSections(items []pendingItem) (blob, offs []byte) {
 	offs = make([]byte, 0, 4*(len(items)+1))
 	offs = binary.LittleEndian.AppendUint32(offs, 0)

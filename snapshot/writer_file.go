@@ -13,10 +13,13 @@ import (
 // sections are the writer's own slices (the items one slice each), so that a large
 // snapshot streams to a file without a second copy of itself in memory.
 type Encoded struct {
-	header   [headerSize]byte
-	sections []encodedSection
-	table    []byte
-	size     int64
+	header    [headerSize]byte
+	sections  []encodedSection
+	table     []byte
+	indexLen  int64    // the index part: header, sections and table
+	bodyStart int64    // the body part's offset: indexLen rounded up to bodyAlign
+	bodies    [][]byte // the body part: the items' JSON in item order
+	size      int64
 }
 
 // encodedSection is one section: its name, its bytes as pieces, their total length,
@@ -52,11 +55,29 @@ func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 	return total, err
 }
 
-// zeros pads sections to their 8-byte alignment.
-var zeros [8]byte
+// zeros pads sections to their alignment.
+var zeros [bodyAlign]byte
 
 // body calls emit with the bytes after the header, in file order.
 func (e *Encoded) body(emit func([]byte)) {
+	e.indexPart(emit)
+	e.bodyPart(emit)
+}
+
+// bodyPart calls emit with the padding after the index part, then the items.
+func (e *Encoded) bodyPart(emit func([]byte)) {
+	if pad := e.bodyStart - e.indexLen; pad > 0 {
+		emit(zeros[:pad])
+	}
+	for _, b := range e.bodies {
+		if len(b) > 0 {
+			emit(b)
+		}
+	}
+}
+
+// indexPart calls emit with the index part's bytes after the header, in file order.
+func (e *Encoded) indexPart(emit func([]byte)) {
 	pos := int64(headerSize)
 	for _, s := range e.sections {
 		if pad := s.at - pos; pad > 0 {
@@ -91,9 +112,10 @@ func (b *fileBuilder) section(name string, pieces ...[]byte) {
 
 func align8[T int | int64](n T) T { return (n + 7) &^ 7 }
 
-// finish lays the sections out and computes the header, its content hash and checksum.
-func (b *fileBuilder) finish(preview bool, n int) *Encoded {
-	e := &Encoded{sections: b.sections}
+// finish lays the sections out, then the body part, and computes the header, its
+// content hash and checksum.
+func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
+	e := &Encoded{sections: b.sections, bodies: bodies}
 	pos := int64(headerSize)
 	for i := range e.sections {
 		s := &e.sections[i]
@@ -108,7 +130,12 @@ func (b *fileBuilder) finish(preview bool, n int) *Encoded {
 		binary.LittleEndian.PutUint64(entry[sectionNameSize:], uint64(s.at))
 		binary.LittleEndian.PutUint64(entry[sectionNameSize+8:], uint64(s.size))
 	}
-	e.size = tableOff + int64(len(e.table))
+	e.indexLen = tableOff + int64(len(e.table))
+	e.bodyStart = (e.indexLen + bodyAlign - 1) &^ (bodyAlign - 1)
+	e.size = e.bodyStart
+	for _, body := range bodies {
+		e.size += int64(len(body))
+	}
 
 	h := &e.header
 	copy(h[offMagic:], Magic)
@@ -122,16 +149,18 @@ func (b *fileBuilder) finish(preview bool, n int) *Encoded {
 	binary.LittleEndian.PutUint32(h[offItems:], uint32(n))
 	binary.LittleEndian.PutUint32(h[offSections:], uint32(len(e.sections)))
 	binary.LittleEndian.PutUint64(h[offTable:], uint64(tableOff))
-	// Two passes over the body: the checksum covers the header, which holds the hash,
-	// and comes first in the file.
+	binary.LittleEndian.PutUint64(h[offIndexLen:], uint64(e.indexLen))
+	// The hash identifies the content, bodies included. It is computed first since the
+	// checksum covers the header, which holds it.
 	sum := sha256.New()
 	e.body(func(b []byte) { sum.Write(b) })
 	copy(h[offHash:offHash+sha256.Size], sum.Sum(nil))
-	// The checksum covers the whole file with its own four bytes read as zero.
+	// The checksum covers the index part with its own four bytes read as zero; the body
+	// blocks' checksums are in the index part.
 	c := crc32.Update(0, castagnoli, h[:offChecksum])
 	c = crc32.Update(c, castagnoli, zeros[:checksumSize])
 	c = crc32.Update(c, castagnoli, h[offChecksum+checksumSize:])
-	e.body(func(b []byte) { c = crc32.Update(c, castagnoli, b) })
+	e.indexPart(func(b []byte) { c = crc32.Update(c, castagnoli, b) })
 	binary.LittleEndian.PutUint32(h[offChecksum:], c)
 	return e
 }

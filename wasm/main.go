@@ -44,6 +44,8 @@ type module struct {
 	// msg is the last error message of load_snapshot or configure, valid until the next
 	// call of either.
 	msg []byte
+	// pending is the request waiting for item bodies (bodies.go).
+	pending pendingRequest
 }
 
 // loaded is a snapshot and the buffer it reads.
@@ -127,6 +129,8 @@ func loadSnapshot(ptr, n uint32) uint64 {
 	}
 	state.snaps[snap.Environment()] = loaded{data: data, snap: snap}
 	state.router.Load(snap)
+	snap.MissingBlocks(nil) // loading reads no bodies; forget any it did
+	state.pending = pendingRequest{}
 	return 0
 }
 
@@ -173,7 +177,8 @@ func handle(ptr, n uint32) uint64 {
 	} else if req, err := wire.DecodeRequest(data); err != nil {
 		resp = edge.ErrorResponse(edge.CodeInternal, "The request frame is malformed.")
 	} else {
-		resp = state.router.Serve(&req)
+		state.pending = pendingRequest{}
+		return serveRound(req)
 	}
 	state.resp = wire.AppendResponse(state.resp[:0], resp)
 	return pack(state.resp)

@@ -43,7 +43,7 @@ func TestGraphQLConformanceWasm(t *testing.T) {
 		t.Skip("builds the wasm module")
 	}
 	snaps := [][]byte{edgetest.DemoSnapshot(t), edgetest.DemoPreviewSnapshot(t)}
-	p, err := wasmpool.New(context.Background(), wasmtest.Module(t), snaps,
+	p, err := wasmpool.New(context.Background(), wasmtest.Module(t), wasmpool.Whole(snaps...),
 		wasmpool.Options{Instances: 1, Router: edgetest.NativeOptions(), MemoryOnlyCache: true})
 	if err != nil {
 		t.Fatal(err)

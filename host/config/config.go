@@ -21,9 +21,12 @@ import (
 
 // Config is the host's configuration.
 type Config struct {
-	Snapshots   string
-	Addr        string
-	Engine      string
+	Snapshots string
+	Addr      string
+	Engine    string
+	// Bodies is where the wasm engine reads item bodies: "memory" (each file read whole
+	// once by the host) or "file" (only its index part; bodies read from the file).
+	Bodies      string
 	Module      string
 	Instances   int
 	CallTimeout time.Duration
@@ -113,6 +116,7 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.StringVar(&c.Snapshots, "snapshots", "", "directory of *.snap files to serve (required); watched for changes")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&c.Engine, "engine", "wasm", "engine: wasm (the module in wazero) or native")
+	fs.StringVar(&c.Bodies, "bodies", "memory", "where the wasm engine reads item bodies: memory (the host reads each snapshot file whole, once; every instance holds only its index part) or file (the host reads only the index part and reads bodies from the file as requests need them: the least memory, for snapshot files that are replaced by renaming a new file over them, never rewritten in place)")
 	fs.StringVar(&c.Module, "module", "", "wasm module file (default: the embedded module)")
 	fs.IntVar(&c.Instances, "instances", 0, "wasm instances (default GOMAXPROCS)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 0, "watchdog on each call into a wasm instance, e.g. 5s (default off: the engine's work budget already ends a request after about 1 s of work)")

@@ -44,6 +44,8 @@ type Options struct {
 	Poll time.Duration
 	// Logger receives one line per loaded, rejected or removed snapshot; nil discards.
 	Logger *slog.Logger
+	// Open opens and verifies a changed file; nil means snapdir.Open (the whole file).
+	Open snapdir.Opener
 }
 
 // Counts are the reloader's running totals.
@@ -81,6 +83,9 @@ func New(dir string, initial []snapdir.File, swap SwapFunc, opts Options) *Reloa
 	}
 	if opts.MaxDelay <= 0 {
 		opts.MaxDelay = time.Second
+	}
+	if opts.Open == nil {
+		opts.Open = snapdir.Open
 	}
 	r := &Reloader{dir: dir, swap: swap, opts: opts, log: opts.Logger,
 		current: map[string]snapdir.File{}, infos: map[string]os.FileInfo{}, rejected: map[string]os.FileInfo{}}
@@ -143,7 +148,7 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 			r.keep(next, infos, c.Path)
 			continue
 		}
-		f, err := snapdir.Open(c.Path)
+		f, err := r.opts.Open(c.Path)
 		if err == nil && served && f.Env != old.Env {
 			err = fmt.Errorf("snapshot %s changed environment from %q to %q; remove the file first", c.Path, old.Env, f.Env)
 		}

@@ -49,7 +49,7 @@ func TestRescan(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.snap")
 	write(t, a, testsnap.BuildVersion(t, "a", 3, 1))
-	files, err := snapdir.Load(dir)
+	files, err := snapdir.Load(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ package snapdir
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,13 +16,25 @@ import (
 type File struct {
 	Path string
 	Env  string // the environment id written in the snapshot (D1)
-	Data []byte // the file's bytes; Snap reads them in place
-	Snap *snapshot.Snapshot
+	// Data is the file's bytes, or its index part alone when Bodies is set; Snap reads
+	// them in place.
+	Data []byte
+	// Bodies reads the rest of the file, the item bodies, by range, when Data holds only
+	// the index part (OpenIndex); nil otherwise. Each body block is checked against its
+	// checksum by whoever it is handed to, as it is handed over.
+	Bodies io.ReaderAt
+	Snap   *snapshot.Snapshot
 }
 
-// Load reads and verifies every *.snap file of dir, in name order. It fails when there
-// is none, when one does not open, or when two hold the same environment.
-func Load(dir string) ([]File, error) {
+// Opener opens and verifies one snapshot file: Open or OpenIndex.
+type Opener func(path string) (File, error)
+
+// Load opens every *.snap file of dir with open (nil: Open), in name order. It fails
+// when there is none, when one does not open, or when two hold the same environment.
+func Load(dir string, open Opener) ([]File, error) {
+	if open == nil {
+		open = Open
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.snap"))
 	if err != nil {
 		return nil, fmt.Errorf("list snapshots: %w", err)
@@ -36,20 +49,15 @@ func Load(dir string) ([]File, error) {
 	files := make([]File, 0, len(paths))
 	seen := map[string]string{}
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
+		f, err := open(path)
 		if err != nil {
-			return nil, fmt.Errorf("read snapshot: %w", err)
+			return nil, err
 		}
-		snap, err := snapshot.Open(data)
-		if err != nil {
-			return nil, fmt.Errorf("open snapshot %s: %w", path, err)
+		if prev, ok := seen[f.Env]; ok {
+			return nil, fmt.Errorf("open snapshot %s: environment %q is also in %s", path, f.Env, prev)
 		}
-		env := snap.Environment()
-		if prev, ok := seen[env]; ok {
-			return nil, fmt.Errorf("open snapshot %s: environment %q is also in %s", path, env, prev)
-		}
-		seen[env] = path
-		files = append(files, File{Path: path, Env: env, Data: data, Snap: snap})
+		seen[f.Env] = path
+		files = append(files, f)
 	}
 	return files, nil
 }
@@ -89,7 +97,48 @@ func Same(a, b os.FileInfo) bool {
 	return a != nil && b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
-// Open reads and verifies one snapshot file (checksum and format version).
+// OpenIndex reads one snapshot file's index part and verifies it (its checksum and
+// format version), and keeps the file open for its item bodies, which stay on disk (in
+// the page cache) instead of in the host's memory. The file is closed by the collector
+// once nothing holds the File; replacing the file on disk (a new version written
+// beside it and renamed over it) does not change what an open File reads.
+func OpenIndex(path string) (File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return File{}, fmt.Errorf("read snapshot: %w", err)
+	}
+	var header [snapshot.HeaderSize]byte
+	if _, err := io.ReadFull(f, header[:]); err != nil {
+		f.Close()
+		return File{}, fmt.Errorf("open snapshot %s: %w", path, snapshot.ErrNotSnapshot)
+	}
+	n, err := snapshot.IndexLen(header[:])
+	if err != nil {
+		f.Close()
+		return File{}, fmt.Errorf("open snapshot %s: %w", path, err)
+	}
+	info, err := f.Stat()
+	if err != nil || n > info.Size() {
+		f.Close()
+		return File{}, fmt.Errorf("open snapshot %s: %w: the file is shorter than its index part", path, snapshot.ErrCorrupt)
+	}
+	data := make([]byte, n)
+	if _, err := f.ReadAt(data, 0); err != nil {
+		f.Close()
+		return File{}, fmt.Errorf("read snapshot: %w", err)
+	}
+	snap, err := snapshot.Open(data)
+	if err == nil && snap.Size() != info.Size() {
+		err = fmt.Errorf("%w: %d bytes, the index part says %d", snapshot.ErrCorrupt, info.Size(), snap.Size())
+	}
+	if err != nil {
+		f.Close()
+		return File{}, fmt.Errorf("open snapshot %s: %w", path, err)
+	}
+	return File{Path: path, Env: snap.Environment(), Data: data, Bodies: f, Snap: snap}, nil
+}
+
+// Open reads and verifies one snapshot file (checksums and format version).
 func Open(path string) (File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

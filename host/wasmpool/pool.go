@@ -36,6 +36,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
+	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // ErrClosed is returned by Serve after Close.
@@ -105,10 +106,30 @@ type Pool struct {
 	beforeCall func() // test hook: runs before each call into an instance
 }
 
+// File is one snapshot file the pool serves. Each instance holds only the file's index
+// part; the item bodies a request needs are copied into the instance as it asks for
+// them (wasm/README.md, "Item bodies by range"), from Data or through Bodies.
+type File struct {
+	// Data is the whole file, or its index part alone when Bodies is set. The pool keeps
+	// a reference to it; it must not change.
+	Data []byte
+	// Bodies reads the file by range, for a Data that is only the index part.
+	Bodies io.ReaderAt
+}
+
+// Whole returns the Files of whole snapshot files held in memory.
+func Whole(data ...[]byte) []File {
+	files := make([]File, len(data))
+	for i, d := range data {
+		files[i] = File{Data: d}
+	}
+	return files
+}
+
 // New compiles module, instantiates the pool's instances and loads every snapshot file
-// of snapshots into each. The pool keeps references to the snapshot bytes, which must
-// not change. Close releases it.
-func New(ctx context.Context, module []byte, snapshots [][]byte, opts Options) (*Pool, error) {
+// of snapshots into each. The pool keeps references to the files, which must not
+// change. Close releases it.
+func New(ctx context.Context, module []byte, snapshots []File, opts Options) (*Pool, error) {
 	if opts.Instances <= 0 {
 		opts.Instances = runtime.GOMAXPROCS(0)
 	}
@@ -212,6 +233,7 @@ func checkExports(m wazero.CompiledModule) error {
 		"load_snapshot": {{i32, i32}, {i64}},
 		"configure":     {{i32, i32}, {i64}},
 		"handle":        {{i32, i32}, {i64}},
+		"provide":       {{i32, i32}, {i64}},
 	}
 	fns := m.ExportedFunctions()
 	for name, sig := range want {
@@ -253,7 +275,7 @@ func (p *Pool) Failures() uint64 { return p.failures.Load() }
 // generation they started with, whose instances are closed once they are done. When a
 // new instance cannot be built (a snapshot the module rejects) nothing changes and the
 // error is returned. The pool keeps references to the snapshot bytes.
-func (p *Pool) Swap(ctx context.Context, snapshots [][]byte) error {
+func (p *Pool) Swap(ctx context.Context, snapshots []File) error {
 	p.swapMu.Lock()
 	defer p.swapMu.Unlock()
 	if p.closed {
@@ -332,7 +354,10 @@ func (p *Pool) Close(ctx context.Context) error {
 // generation is the set of instances loaded with one snapshot set.
 type generation struct {
 	pool  *Pool
-	snaps [][]byte
+	snaps []File
+	// files finds a snapshot file by its content hash, for the byte ranges of item
+	// bodies an instance asks for.
+	files map[[32]byte]File
 	// slots holds one token per instance: the idle instance, or nil for a slot whose
 	// instance must be (re)built by whoever takes it.
 	slots   chan *instance
@@ -344,7 +369,7 @@ type generation struct {
 }
 
 // newGeneration builds the instances of a snapshot set, in parallel.
-func (p *Pool) newGeneration(ctx context.Context, snaps [][]byte) (*generation, error) {
+func (p *Pool) newGeneration(ctx context.Context, snaps []File) (*generation, error) {
 	g := &generation{
 		pool:  p,
 		snaps: snaps,
@@ -352,6 +377,12 @@ func (p *Pool) newGeneration(ctx context.Context, snaps [][]byte) (*generation, 
 		// given up on as busy stays in the channel beside its replacement's only briefly.
 		slots:   make(chan *instance, 2*p.opts.Instances),
 		retired: make(chan struct{}),
+		files:   map[[32]byte]File{},
+	}
+	for _, snap := range snaps {
+		if len(snap.Data) >= snapshot.HeaderSize {
+			g.files[[32]byte(snap.Data[32:64])] = snap
+		}
 	}
 	errs := make([]error, p.opts.Instances)
 	var wg sync.WaitGroup
@@ -456,11 +487,12 @@ func (g *generation) replace() {
 
 // instance is one module instance and its exports.
 type instance struct {
-	mod                                    api.Module
-	mem                                    api.Memory
-	alloc, handle, loadSnapshot, configure api.Function
-	frame                                  []byte    // request frame buffer, reused
-	stack                                  [2]uint64 // call stack for CallWithStack, reused
+	mod                                             api.Module
+	mem                                             api.Memory
+	alloc, handle, provide, loadSnapshot, configure api.Function
+	files                                           map[[32]byte]File // the generation's, by hash
+	frame                                           []byte            // request frame buffer, reused
+	stack                                           [2]uint64         // call stack for CallWithStack, reused
 }
 
 // maxKeptFrame is the largest request frame buffer an instance keeps for reuse.
@@ -478,14 +510,23 @@ func (g *generation) newInstance(ctx context.Context) (*instance, error) {
 		mem:          mod.Memory(),
 		alloc:        mod.ExportedFunction("alloc"),
 		handle:       mod.ExportedFunction("handle"),
+		provide:      mod.ExportedFunction("provide"),
 		loadSnapshot: mod.ExportedFunction("load_snapshot"),
 		configure:    mod.ExportedFunction("configure"),
+		files:        g.files,
 	}
 	if err := inst.give(ctx, inst.configure, wire.AppendOptions(nil, &p.opts.Router)); err != nil {
 		inst.close()
 		return nil, fmt.Errorf("configure router: %w", err)
 	}
-	for i, snap := range g.snaps {
+	for i, file := range g.snaps {
+		// Only the index part goes into the instance: item bodies stay in the host's one
+		// copy of the file (or on disk), and the instance asks for the blocks a request
+		// needs.
+		snap := file.Data
+		if n, err := snapshot.IndexLen(snap); err == nil && n <= int64(len(snap)) {
+			snap = snap[:n]
+		}
 		if err := inst.give(ctx, inst.loadSnapshot, snap); err != nil {
 			inst.close()
 			return nil, fmt.Errorf("load snapshot %d: %w", i, err)
@@ -565,11 +606,60 @@ func (in *instance) serve(ctx context.Context, timeout time.Duration, req *edge.
 	if err != nil {
 		return nil, err
 	}
+	for wire.IsNeed(out) {
+		if out, err = in.provideBodies(ctx, out); err != nil {
+			return nil, err
+		}
+	}
 	resp, err := wire.DecodeResponse(out) // copies out of guest memory
 	if err != nil {
 		return nil, fmt.Errorf("decode response: %w", err)
 	}
 	return &resp, nil
+}
+
+// provideBodies answers a need-ranges frame: it copies the ranges from the snapshot
+// files straight into one guest buffer and calls provide, whose answer it returns (a
+// response or another need-ranges frame; the module bounds the rounds).
+func (in *instance) provideBodies(ctx context.Context, need []byte) ([]byte, error) {
+	ranges, err := wire.DecodeNeed(need)
+	if err != nil {
+		return nil, fmt.Errorf("decode need-ranges frame: %w", err)
+	}
+	total := uint64(0)
+	for _, r := range ranges {
+		file, ok := in.files[r.Snapshot]
+		if !ok || file.Bodies == nil && (r.Offset > uint64(len(file.Data)) || uint64(r.Length) > uint64(len(file.Data))-r.Offset) {
+			return nil, fmt.Errorf("the module asked for bytes %d+%d of a snapshot it was not given", r.Offset, r.Length)
+		}
+		total += uint64(r.Length)
+	}
+	if total > 1<<32-1 {
+		return nil, errors.New("the module asked for more than 4 GiB of item bodies at once")
+	}
+	in.stack[0] = total
+	if err := in.alloc.CallWithStack(ctx, in.stack[:]); err != nil {
+		return nil, fmt.Errorf("call alloc: %w", err)
+	}
+	ptr := uint32(in.stack[0])
+	dst, ok := in.mem.Read(ptr, uint32(total)) // a view of guest memory: reads land in place
+	if ptr == 0 || !ok {
+		return nil, fmt.Errorf("alloc returned an invalid buffer %#x+%d", ptr, total)
+	}
+	for _, r := range ranges {
+		file, part := in.files[r.Snapshot], dst[:r.Length]
+		if file.Bodies == nil {
+			copy(part, file.Data[r.Offset:])
+		} else if _, err := file.Bodies.ReadAt(part, int64(r.Offset)); err != nil {
+			return nil, fmt.Errorf("read item bodies: %w", err)
+		}
+		dst = dst[r.Length:]
+	}
+	in.stack[0], in.stack[1] = uint64(ptr), total
+	if err := in.provide.CallWithStack(ctx, in.stack[:]); err != nil {
+		return nil, fmt.Errorf("call provide: %w", err)
+	}
+	return in.read(in.stack[0])
 }
 
 func (in *instance) close() {

@@ -34,7 +34,7 @@ func newPool(t testing.TB, opts Options, snaps ...[]byte) *Pool {
 			}
 		})
 	}
-	p, err := New(context.Background(), wasmtest.Module(t), snaps, opts)
+	p, err := New(context.Background(), wasmtest.Module(t), Whole(snaps...), opts)
 	if err != nil {
 		t.Fatalf("new pool: %v", err)
 	}
@@ -218,7 +218,7 @@ func TestRejectsBadSnapshot(t *testing.T) {
 	if testsnap.Stub() {
 		t.Skip("snapshot package is still the stub")
 	}
-	_, err := New(context.Background(), wasmtest.Module(t), [][]byte{[]byte("garbage")}, Options{Instances: 1})
+	_, err := New(context.Background(), wasmtest.Module(t), Whole([]byte("garbage")), Options{Instances: 1})
 	if err == nil || !strings.Contains(err.Error(), "load snapshot 0") {
 		t.Fatalf("got %v", err)
 	}

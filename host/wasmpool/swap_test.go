@@ -49,11 +49,11 @@ func TestSwapKeepsAnswersWhole(t *testing.T) {
 		})
 	}
 	for v := 1; v <= 10; v++ {
-		if err := p.Swap(context.Background(), [][]byte{testsnap.BuildVersion(t, env, 20, v)}); err != nil {
+		if err := p.Swap(context.Background(), Whole(testsnap.BuildVersion(t, env, 20, v))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := p.Swap(context.Background(), [][]byte{[]byte("not a snapshot")}); err == nil {
+	if err := p.Swap(context.Background(), Whole([]byte("not a snapshot"))); err == nil {
 		t.Errorf("a bad snapshot was installed")
 	}
 	stop.Store(true)

@@ -119,7 +119,7 @@ func TestWazeroTinyGo(t *testing.T) {
 func wazeroHandler(t *testing.T, module []byte) edgetest.Handler {
 	t.Helper()
 	ctx := context.Background()
-	pool, err := wasmpool.New(ctx, module, edgetest.Snapshots(t),
+	pool, err := wasmpool.New(ctx, module, wasmpool.Whole(edgetest.Snapshots(t)...),
 		wasmpool.Options{Instances: 1, Router: edgetest.NativeOptions(), MemoryOnlyCache: true, Stderr: os.Stderr})
 	if err != nil {
 		t.Fatalf("wasmpool: %v", err)

@@ -64,7 +64,7 @@ func main() {
 		log.Fatal(err)
 	}
 	verified := time.Since(start)
-	pool, err := wasmpool.New(ctx, mod, [][]byte{data}, wasmpool.Options{Instances: *instances, CacheDir: cache})
+	pool, err := wasmpool.New(ctx, mod, wasmpool.Whole(data), wasmpool.Options{Instances: *instances, CacheDir: cache})
 	if err != nil {
 		log.Fatal(err)
 	}

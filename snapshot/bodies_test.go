@@ -1,0 +1,144 @@
+package snapshot
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/builder/gen"
+)
+
+// genSnapshot builds a snapshot of n generated items (about 5 KB each: many body blocks).
+func genSnapshot(t testing.TB, n int) []byte {
+	t.Helper()
+	var in bytes.Buffer
+	if err := gen.Generate(&in, gen.Options{Items: n, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := NewWriter("demo", true)
+	for _, line := range bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n")) {
+		if err := w.Add(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := w.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestBodiesByBlock opens a file's index part alone and checks the protocol that serves
+// its items: a missing body reads as {} and names its block, once; a provided block is
+// checked against its length and checksum; cached items read as in the whole file; the
+// cache drops its least recently used blocks first.
+func TestBodiesByBlock(t *testing.T) {
+	file := genSnapshot(t, 120)
+	whole, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexLen, err := IndexLen(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if indexLen != whole.IndexSize() || indexLen%8 != 0 || whole.Size() != int64(len(file)) {
+		t.Fatalf("index part %d (IndexSize %d), file %d (Size %d)", indexLen, whole.IndexSize(), len(file), whole.Size())
+	}
+	part, err := Open(file[:indexLen])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !whole.BodiesResident() || part.BodiesResident() || part.Size() != int64(len(file)) {
+		t.Fatalf("resident: whole %v, index part %v; index part's Size %d", whole.BodiesResident(), part.BodiesResident(), part.Size())
+	}
+	if part.blockCount < 10 {
+		t.Fatalf("%d body blocks for 120 items of ~5 KB: want blocks of about %d bytes", part.blockCount, BodyBlockTarget)
+	}
+
+	// First pass: nothing cached.
+	for i := 0; i < part.Len(); i++ {
+		if got := part.Item(i); got != missingBody {
+			t.Fatalf("item %d before its block was provided: %.40q", i, got)
+		}
+	}
+	missing := part.MissingBlocks(nil)
+	if len(missing) != part.blockCount {
+		t.Fatalf("%d blocks missing, want every one of %d", len(missing), part.blockCount)
+	}
+	if again := part.MissingBlocks(nil); len(again) != 0 {
+		t.Fatalf("MissingBlocks did not forget what it returned: %v", again)
+	}
+	for k, r := range missing {
+		if r.Block != k || r.Offset < indexLen || r.Offset+int64(r.Length) > int64(len(file)) {
+			t.Fatalf("block range %d: %+v", k, r)
+		}
+		if r.Length > BodyBlockTarget && part.blockFirst(k+1)-part.blockFirst(k) > 1 {
+			t.Errorf("block %d: %d bytes in %d items, over the target", k, r.Length, part.blockFirst(k+1)-part.blockFirst(k))
+		}
+	}
+
+	// Refusals, then the real bytes.
+	r := missing[0]
+	bytesOf := func(r BlockRange) []byte { return file[r.Offset : r.Offset+int64(r.Length)] }
+	flipped := slices.Clone(bytesOf(r))
+	flipped[len(flipped)/2] ^= 1
+	if err := part.ProvideBlock(r.Block, flipped); !errors.Is(err, ErrChecksum) {
+		t.Errorf("a corrupt block: %v, want %v", err, ErrChecksum)
+	}
+	if err := part.ProvideBlock(r.Block, bytesOf(r)[1:]); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a short block: %v, want %v", err, ErrCorrupt)
+	}
+	if err := part.ProvideBlock(part.blockCount, nil); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a block past the table: %v, want %v", err, ErrCorrupt)
+	}
+	for _, r := range missing {
+		if err := part.ProvideBlock(r.Block, bytesOf(r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < part.Len(); i++ {
+		if part.Item(i) != whole.Item(i) {
+			t.Fatalf("item %d differs from the whole file's", i)
+		}
+	}
+	if m := part.MissingBlocks(nil); len(m) != 0 {
+		t.Fatalf("blocks missing after every one was provided: %v", m)
+	}
+	if got, want := part.BodyCacheBytes(), int(int64(len(file))-missing[0].Offset); got != want {
+		t.Errorf("cache holds %d bytes, want the body part's %d", got, want)
+	}
+
+	// Eviction: touch the first block last; trimming to one block's size keeps it.
+	part.Item(0)
+	part.TrimBodyCache(missing[0].Length)
+	if got := part.BodyCacheBytes(); got != missing[0].Length {
+		t.Fatalf("after trimming to one block: %d bytes cached", got)
+	}
+	if part.Item(0) != whole.Item(0) {
+		t.Error("the most recently used block was evicted")
+	}
+	last := part.Len() - 1
+	if part.Item(last) != missingBody || len(part.MissingBlocks(nil)) != 1 {
+		t.Error("a block evicted by the trim still reads as cached")
+	}
+}
+
+// TestEmptySnapshotBodies checks the body part of an environment with no items.
+func TestEmptySnapshotBodies(t *testing.T) {
+	file := build(t, false)
+	indexLen, err := IndexLen(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range [][]byte{file, file[:indexLen]} {
+		s, err := Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Len() != 0 || s.Item(0) != "" || len(s.MissingBlocks(nil)) != 0 {
+			t.Errorf("%d bytes: an empty environment reads an item or misses a block", len(data))
+		}
+	}
+}

@@ -1,0 +1,113 @@
+//go:build wasip1
+
+package main
+
+import (
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/wire"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// A snapshot loaded by its index part alone reads item bodies from a cache of body
+// blocks (package snapshot, bodies.go). When a request meets items whose blocks are not
+// cached, handle answers a need-ranges frame naming the blocks' byte ranges instead of
+// a response; the embedder reads them from the file and passes them to provide, which
+// caches them and runs the request again. See README.md, "Item bodies by range".
+
+const (
+	// bodyCacheBytes is how many bytes of body blocks a snapshot keeps between requests.
+	// A request whose items need more is still answered in one run: the cache is trimmed
+	// back to this after each answer.
+	bodyCacheBytes = 8 << 20
+	// maxBodyRounds bounds the need-ranges rounds of one request. A request needs one
+	// round for the items it answers with, and one more per level of GraphQL references
+	// it follows; this leaves room for the deepest query the router accepts (D11).
+	maxBodyRounds = 24
+)
+
+// pendingRequest is a request that answered a need-ranges frame, waiting for provide.
+type pendingRequest struct {
+	req    edge.Request
+	needs  []need
+	rounds int
+}
+
+// need is one body block a pending request asked for.
+type need struct {
+	snap  *snapshot.Snapshot
+	block int
+	size  int
+}
+
+// serveRound answers req, or, when it read items whose bodies are not cached, records
+// it as pending and answers the need-ranges frame for their blocks.
+func serveRound(req edge.Request) uint64 {
+	resp := state.router.Serve(&req)
+	var needs []need
+	var ranges []wire.Range
+	var blocks []snapshot.BlockRange
+	for _, l := range state.snaps {
+		blocks = l.snap.MissingBlocks(blocks[:0])
+		for _, b := range blocks {
+			needs = append(needs, need{snap: l.snap, block: b.Block, size: b.Length})
+			ranges = append(ranges, wire.Range{Snapshot: l.snap.Hash(), Offset: uint64(b.Offset), Length: uint32(b.Length)})
+		}
+	}
+	if len(needs) > 0 && state.pending.rounds < maxBodyRounds {
+		state.pending = pendingRequest{req: req, needs: needs, rounds: state.pending.rounds + 1}
+		state.resp = wire.AppendNeed(state.resp[:0], ranges)
+		return pack(state.resp)
+	}
+	if len(needs) > 0 {
+		resp = edge.ErrorResponse(edge.CodeInternal, "The request needed item bodies in more rounds than the engine allows.")
+	}
+	state.pending = pendingRequest{}
+	for _, l := range state.snaps {
+		l.snap.TrimBodyCache(bodyCacheBytes)
+	}
+	state.resp = wire.AppendResponse(state.resp[:0], resp)
+	return pack(state.resp)
+}
+
+// provide takes ownership of the alloc buffer at ptr holding n bytes: the byte ranges of
+// the last need-ranges frame, one after another in its order. It checks and caches them,
+// runs the pending request again and returns ptr<<32|len of its answer (a response or
+// another need-ranges frame), valid until the next handle or provide call. Bytes that
+// are not what was asked for (wrong length, a block failing its checksum) answer a 500
+// internal error response, as does a provide with no request pending.
+//
+//go:wasmexport provide
+func provide(ptr, n uint32) uint64 {
+	data, ok := take(ptr, n)
+	p := state.pending
+	var msg string
+	switch {
+	case !ok:
+		msg = "The item bodies' buffer was not allocated by the module."
+	case p.needs == nil:
+		msg = "Item bodies were provided with no request waiting for them."
+	default:
+		total := 0
+		for _, nd := range p.needs {
+			total += nd.size
+		}
+		if total != len(data) {
+			msg = "The item bodies provided are not the length asked for."
+			break
+		}
+		for _, nd := range p.needs {
+			if err := nd.snap.ProvideBlock(nd.block, data[:nd.size]); err != nil {
+				msg = "The item bodies read from the snapshot file failed their check."
+				break
+			}
+			data = data[nd.size:]
+		}
+	}
+	if msg != "" {
+		state.pending = pendingRequest{}
+		state.resp = wire.AppendResponse(state.resp[:0], edge.ErrorResponse(edge.CodeInternal, msg))
+		return pack(state.resp)
+	}
+	state.pending.needs = nil
+	return serveRound(p.req)
+}
