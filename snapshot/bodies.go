@@ -36,9 +36,10 @@ type BlockRange struct {
 // bodyCache holds the body blocks provided to a snapshot opened on its index part.
 type bodyCache struct {
 	blocks  map[int]*cachedBlock
-	bytes   int    // total length of the cached blocks
-	clock   uint64 // ticks at every use, for least-recently-used eviction
-	missing []int  // blocks read since the last MissingBlocks call and not cached, in first-read order
+	bytes   int      // total length of the cached blocks
+	clock   uint64   // ticks at every use, for least-recently-used eviction
+	missing []int    // blocks read since the last MissingBlocks call and not cached, in first-read order
+	asked   []uint64 // the same blocks as a bit set, so that recording one is O(1)
 }
 
 type cachedBlock struct {
@@ -148,7 +149,11 @@ func (s *Snapshot) Item(i int) string {
 	c := s.cache
 	blk, ok := c.blocks[b]
 	if !ok {
-		if !slices.Contains(c.missing, b) {
+		if c.asked == nil {
+			c.asked = make([]uint64, (s.blockCount+63)/64)
+		}
+		if c.asked[b/64]&(1<<(b%64)) == 0 {
+			c.asked[b/64] |= 1 << (b % 64)
 			c.missing = append(c.missing, b)
 		}
 		return missingBody
@@ -190,6 +195,7 @@ func (s *Snapshot) MissingBlocks(dst []BlockRange) []BlockRange {
 		if r, _, ok := s.blockRange(b); ok {
 			dst = append(dst, r)
 		}
+		s.cache.asked[b/64] &^= 1 << (b % 64)
 	}
 	s.cache.missing = s.cache.missing[:0]
 	return dst

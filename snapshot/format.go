@@ -49,18 +49,18 @@ const (
 // Section names. Every section is optional to the reader except the item sections;
 // a reader ignores sections it does not know.
 const (
-	secMeta        = "meta"          // JSON: environment, preview, statuses
+	secMeta        = "meta"           // JSON: environment, preview, statuses
 	secBodyOffsets = "bodies.offsets" // u64[n+1]: item i is bytes [o[i], o[i+1]) of the body part
 	secBodyBlocks  = "bodies.blocks"  // u32[B+1] first item of each block (the last n), u32[B] CRC-32C of each block
-	secIDs         = "ids"           // ContentIDs, concatenated, in order
-	secIDOffsets   = "ids.offsets"   // u32[n+1] into ids
-	secFields      = "fields"        // field directory (see fieldDirectory)
-	secTerms       = "terms"         // term dictionaries
-	secPostings    = "postings"      // postings lists
-	secNorms       = "norms"         // one length byte per item per text field
-	secDocValues   = "docvalues"     // per-field typed values per item
-	secRanks       = "ranks"         // u32[n] sort ranks per field
-	secPerms       = "perms"         // u32[n] precomputed sort orders per top-level field
+	secIDs         = "ids"            // ContentIDs, concatenated, in order
+	secIDOffsets   = "ids.offsets"    // u32[n+1] into ids
+	secFields      = "fields"         // field directory (see fieldDirectory)
+	secTerms       = "terms"          // term dictionaries
+	secPostings    = "postings"       // postings lists
+	secNorms       = "norms"          // one length byte per item per text field
+	secDocValues   = "docvalues"      // per-field typed values per item
+	secRanks       = "ranks"          // u32[n] sort ranks per field
+	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
 )
 
 // Field flags, stored in the field directory.

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/host/snapdir"
 	"github.com/cdaedge/cdaedge/host/wasmpool"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
@@ -30,6 +31,7 @@ func main() {
 	snapPath := flag.String("snap", "", "the snapshot file")
 	instances := flag.Int("instances", 2, "instances of the pool")
 	rounds := flag.Int("rounds", 30, "requests per query kind")
+	bodies := flag.String("bodies", "memory", "where item bodies are read from, as the host's --bodies: memory (the file read whole) or file (only its index part read; bodies from the file)")
 	flag.Parse()
 	if *snapPath == "" {
 		log.Fatal("--snap is required")
@@ -54,17 +56,17 @@ func main() {
 	base := rss()
 
 	start := time.Now()
-	data, err := os.ReadFile(*snapPath)
+	open := snapdir.Open
+	if *bodies == "file" {
+		open = snapdir.OpenIndex
+	}
+	f, err := open(*snapPath)
 	if err != nil {
 		log.Fatal(err)
 	}
+	snap, size := f.Snap, f.Snap.Size()
 	read := time.Since(start)
-	snap, err := snapshot.Open(data)
-	if err != nil {
-		log.Fatal(err)
-	}
-	verified := time.Since(start)
-	pool, err := wasmpool.New(ctx, mod, wasmpool.Whole(data), wasmpool.Options{Instances: *instances, CacheDir: cache})
+	pool, err := wasmpool.New(ctx, mod, []wasmpool.File{{Data: f.Data, Bodies: f.Bodies}}, wasmpool.Options{Instances: *instances, CacheDir: cache})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,11 +77,11 @@ func main() {
 		log.Fatal(err)
 	}
 	first := time.Since(start)
-	fmt.Printf("file %d bytes, %d items; read %v, verified natively %v, pool of %d loaded %v, first answer %v\n",
-		len(data), snap.Len(), read.Round(time.Millisecond), verified.Round(time.Millisecond), *instances,
+	fmt.Printf("file %d bytes (index part %d), %d items, bodies from %s; read and verified natively %v, pool of %d loaded %v, first answer %v\n",
+		size, snap.IndexSize(), snap.Len(), *bodies, read.Round(time.Millisecond), *instances,
 		loaded.Round(time.Millisecond), first.Round(time.Millisecond))
 	fmt.Printf("after load: wasm memory per instance %v MiB; RSS %d MiB over the baseline %d MiB (%.2fx the file)\n",
-		mib(pool.MemorySizes()), (rss()-base)>>20, base>>20, float64(rss()-base)/float64(len(data)))
+		mib(pool.MemorySizes()), (rss()-base)>>20, base>>20, float64(rss()-base)/float64(size))
 	for _, k := range q {
 		var lat []time.Duration
 		for range *rounds {
@@ -102,7 +104,7 @@ func main() {
 			(sum / time.Duration(len(lat))).Round(10*time.Microsecond), lat[len(lat)-1].Round(10*time.Microsecond))
 	}
 	fmt.Printf("after queries: wasm memory per instance %v MiB; RSS %d MiB over the baseline (%.2fx the file), peak RSS %d MiB\n",
-		mib(pool.MemorySizes()), (rss()-base)>>20, float64(rss()-base)/float64(len(data)), hwm()>>20)
+		mib(pool.MemorySizes()), (rss()-base)>>20, float64(rss()-base)/float64(size), hwm()>>20)
 	_ = env
 	_ = pool.Close(ctx)
 }
