@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/datetime"
+	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -194,6 +195,9 @@ func NewBuilder(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new snapshot writer: %w", err)
 	}
+	// The GraphQL schema's shapes are computed here, from every item, so that the
+	// engine types its schema from the snapshot's index without reading item bodies.
+	w.Derive(graphql.ShapesSection, graphql.DeriveShapes)
 	return &Builder{
 		opts:     opts,
 		w:        w,

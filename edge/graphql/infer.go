@@ -16,10 +16,13 @@ import (
 // (types.go): one kind gives its type, a kind that mixes gives JSON.
 //
 // The pass reads each item's bytes once, without decoding strings (it only finds their
-// ends), and never panics on any input. It is bounded by the snapshot's size, runs once
-// per snapshot (the router keeps the result with the environment), and holds at most
-// maxShapeNodes shapes: a member past that, or nested deeper than maxShapeDepth, makes
-// its parent JSON.
+// ends), and never panics on any input. It is bounded by the snapshot's size and holds
+// at most maxShapeNodes shapes: a member past that, or nested deeper than
+// maxShapeDepth, makes its parent JSON. The builder runs it once per snapshot and
+// stores the result in the snapshot (DeriveShapes, shapes_codec.go), so that the engine
+// need not read every item body; the engine runs it itself, once per snapshot (the
+// router keeps the result with the environment), only for a snapshot without that
+// section.
 
 // Shape kinds: the kinds of value seen at one path.
 const (
@@ -81,14 +84,23 @@ type inferred struct {
 	seen []int
 }
 
-// inferShapes reads every item of snap.
+// inferShapes reads every item of snap: the engine's way to the shapes when the
+// snapshot does not hold them (ShapesSection).
 func inferShapes(snap *snapshot.Snapshot) *inferred {
+	return inferItems(snap.Len(), snap.Item)
+}
+
+// inferItems is the pass over n stored items, item(i) giving item i's JSON. It is the
+// one loop behind both the engine's inferShapes and the builder's DeriveShapes, so that
+// the shapes stored in a snapshot are exactly those the engine would infer.
+func inferItems(n int, item func(i int) string) *inferred {
 	in := &inferred{}
 	in.data, in.top = in.node(), in.node()
 	in.refs[refContent], in.refs[refMedia] = in.node(), in.node()
-	for i, n := 0, snap.Len(); i < n; i++ {
-		in.item(snap.Item(i))
+	for i := 0; i < n; i++ {
+		in.item(item(i))
 	}
+	in.seen = nil // scratch of the pass, not part of its result
 	return in
 }
 

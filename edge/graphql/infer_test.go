@@ -147,6 +147,29 @@ func TestInferNames(t *testing.T) {
 	}
 }
 
+// TestInferNestedReferences: a reference inside a reference of the same kind has the
+// type of its kind, which then refers to itself (building it used to recurse without
+// end).
+func TestInferNestedReferences(t *testing.T) {
+	snap := snapshottest.Open(t, "t", false, item("Content_1", "T",
+		`{"r":{"Type":"Reference","ReferenceType":"Content","ContentIDs":["a"],"next":{"Type":"Reference","ReferenceType":"Content","ContentIDs":["b"]}},
+		"m":{"Type":"Reference","ReferenceType":"Media","Id":"m","thumb":{"Type":"Reference","ReferenceType":"Media","Id":"t"}}}`, ""))
+	s := NewSchema(snap, content.NewFields(snap)).of(true)
+	checkReferences(t, s)
+	got := fieldTypes(s)
+	for path, want := range map[string]string{
+		"ContentData.r":               "ContentReference",
+		"ContentReference.next":       "ContentReference",
+		"ContentData.m":               "MediaReference",
+		"MediaReference.thumb":        "MediaReference",
+		"ContentReference.ContentIDs": "[ID!]",
+	} {
+		if got[path] != want {
+			t.Errorf("%s: %q, want %q", path, got[path], want)
+		}
+	}
+}
+
 // TestInferBounded: the shapes stop at maxShapeNodes and maxShapeDepth; what is past
 // them is JSON.
 func TestInferBounded(t *testing.T) {

@@ -10,10 +10,11 @@ import (
 
 // Schema is the GraphQL schema of one snapshot (API.md D9): the static part (Query,
 // introspection, scalars) and the types inferred from the snapshot's items (Content's
-// members, ContentData, the objects below it, the reference types). Inferring reads
-// every item once, so a Schema is built on first use and kept for the snapshot's life:
-// the router holds one per environment. Like the router, it is not safe for concurrent
-// use.
+// members, ContentData, the objects below it, the reference types). The types come
+// from the shapes the builder stored in the snapshot (or, without them, from reading
+// every item once), so a Schema is built on first use and kept for the snapshot's
+// life: the router holds one per environment. Like the router, it is not safe for
+// concurrent use.
 type Schema struct {
 	snap   *snapshot.Snapshot
 	fields *content.Fields // the environment's fields, shared by every request
@@ -83,11 +84,35 @@ type typeBuilder struct {
 	refs  [refKinds]string // the reference types' names, once built
 }
 
-// inferTypes builds the snapshot's own types: Content (and in the standard mode
-// ContentPage), then the inferred object types (ContentData, the objects below it and
-// the reference types).
+// inferTypes builds the snapshot's own types from its shapes (loadShapes).
 func inferTypes(snap *snapshot.Snapshot) *modeTypes {
-	b := &typeBuilder{in: inferShapes(snap), used: map[string]bool{}}
+	return buildTypes(snap, loadShapes(snap))
+}
+
+// loadShapes returns the shapes the builder stored in snap (ShapesSection), which
+// spares reading every item body; for a snapshot without them (one written by a plain
+// snapshot.Writer, as tests do) or with shapes this engine cannot read (another
+// encoding version, damage), it infers them from the items, which gives the same
+// shapes. A snapshot served by its index part alone has no bodies to infer from: the
+// builder always stores the shapes, and without them every element is typed JSON
+// rather than asking for every body block of the environment.
+func loadShapes(snap *snapshot.Snapshot) *inferred {
+	if sec, ok := snap.Section(ShapesSection); ok {
+		if in, ok := decodeShapes(sec); ok {
+			return in
+		}
+	}
+	if !snap.BodiesResident() {
+		return inferItems(0, nil)
+	}
+	return inferShapes(snap)
+}
+
+// buildTypes builds the snapshot's own types: Content (and in the standard mode
+// ContentPage), then the object types of the shapes in (ContentData, the objects below
+// it and the reference types).
+func buildTypes(snap *snapshot.Snapshot, in *inferred) *modeTypes {
+	b := &typeBuilder{in: in, used: map[string]bool{}}
 	for _, n := range reservedTypeNames[:] {
 		b.used[n] = true
 	}
@@ -187,6 +212,11 @@ func (b *typeBuilder) reference(kind int) string {
 	if kind == refMedia {
 		name, desc = "MediaReference", mediaRefDesc
 	}
+	// A reference held inside a reference of the same kind (a member of the merged
+	// shape) names the type being built, which is this name: object only gives a
+	// member a type once it has settled on building the object type, and keeps the
+	// reserved name. Without it, building the type would recurse without end.
+	b.refs[kind] = name
 	b.refs[kind] = b.object(b.in.refs[kind], name, "", desc)
 	if t := b.named(b.refs[kind]); t != nil {
 		for i := range t.fields {

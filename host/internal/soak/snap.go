@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -25,6 +26,7 @@ func buildVersion(items, v int) []byte {
 	if err != nil {
 		panic(err)
 	}
+	w.Derive(graphql.ShapesSection, graphql.DeriveShapes) // as the builder does
 	for i := range items {
 		var body strings.Builder
 		for j := range 60 + i%40 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -64,6 +65,7 @@ func build(t testing.TB, env string, its [][]byte) []byte {
 	if err != nil {
 		t.Fatalf("new writer: %v", err)
 	}
+	w.Derive(graphql.ShapesSection, graphql.DeriveShapes) // as the builder does
 	for _, it := range its {
 		if err := w.Add(it); err != nil {
 			t.Fatalf("add item: %v", err)
