@@ -2,6 +2,10 @@
 // module (a WebAssembly.Module compiled by the caller: Node compiles the file, workerd
 // gets it from its bundle), load snapshots, configure the router and answer requests
 // through the module's exports. Framing and memory ownership: wasm/README.md.
+//
+// Only a snapshot's index part enters the module; item bodies stay where the file is
+// (the caller's bytes, a file, R2) and are read by range when a request needs them
+// (wasm/README.md, "Item bodies by range").
 import { createWasi, WasiExit } from './wasi.mjs';
 
 export { WasiExit };
@@ -12,7 +16,7 @@ const te = new TextEncoder(), td = new TextDecoder();
  * It does not verify the file (Engine.verifySnapshot does).
  */
 export function snapshotInfo(bytes) {
-  const b = toBytes(bytes), v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const b = toBytes(bytes), v = view(b);
   if (b.length < 80 || td.decode(b.subarray(0, 7)) !== 'CDASNAP') throw new Error('not a snapshot file');
   const count = v.getUint32(20, true), table = Number(v.getBigUint64(24, true));
   for (let i = 0; i < count; i++) {
@@ -26,6 +30,23 @@ export function snapshotInfo(bytes) {
   }
   throw new Error('snapshot has no meta section');
 }
+
+/**
+ * indexLength reads, from a snapshot file's first 80 bytes (its header), the length of
+ * its index part: the bytes the module loads; the rest, the item bodies, it asks for by
+ * range. Throws on a file that is not a snapshot, or is of format 1.
+ */
+export function indexLength(header) {
+  const b = toBytes(header), v = view(b);
+  if (b.length < 80 || td.decode(b.subarray(0, 7)) !== 'CDASNAP') throw new Error('not a snapshot file');
+  const major = v.getUint16(8, true), n = v.getBigUint64(72, true);
+  if (major < 2) throw new Error(`snapshot format ${major}.${v.getUint16(10, true)}: rebuild the snapshot with this release's builder`);
+  if (n < 80n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`the snapshot's header gives its index part ${n} bytes`);
+  return Number(n);
+}
+
+const view = (b) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 function toBytes(x) {
   if (x instanceof Uint8Array) return x;
@@ -73,7 +94,7 @@ export function encodeOptions({ cacheControl = '', maxBodyBytes = 0, maxUrlBytes
 
 /** decodeResponse parses a CDRS frame (copied out of memory). */
 export function decodeResponse(buf) {
-  const v = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const v = view(buf);
   let o = 0;
   const u32 = () => { if (o + 4 > buf.length) throw new Error('truncated response frame'); const x = v.getUint32(o, true); o += 4; return x; };
   const bytes = () => { const n = u32(); if (n > buf.length - o) throw new Error('truncated response frame'); const b = buf.subarray(o, o + n); o += n; return b; };
@@ -86,6 +107,57 @@ export function decodeResponse(buf) {
   const body = bytes();
   if (o !== buf.length) throw new Error('trailing bytes in response frame');
   return { status, headers, body };
+}
+
+/** isNeed reports whether an answer of handle or provide is a need-ranges frame ("CDNR") rather than a response. */
+function isNeed(buf) {
+  return buf.length >= 4 && buf[0] === 0x43 && buf[1] === 0x44 && buf[2] === 0x4e && buf[3] === 0x52;
+}
+
+/** decodeNeed parses a need-ranges frame into [{hash, offset, length}], hash in hex. */
+function decodeNeed(buf) {
+  const v = view(buf), count = buf.length >= 12 ? v.getUint32(8, true) : -1;
+  if (count < 0 || v.getUint32(4, true) !== 1 || buf.length !== 12 + 44 * count) throw new Error('cdaedge: malformed need-ranges frame');
+  const ranges = [];
+  for (let o = 12; o < buf.length; o += 44) {
+    ranges.push({ hash: hex(buf.subarray(o, o + 32)), offset: Number(v.getBigUint64(o + 32, true)), length: v.getUint32(o + 40, true) });
+  }
+  return ranges;
+}
+
+// planReads groups a need-ranges frame's ranges into reads: ranges of one file that follow
+// one another, apart from the padding that starts each body block on a 4096-byte
+// boundary, become one read (one round trip to R2 or static assets instead of several).
+// Each range records its read and where its bytes start in it.
+function planReads(ranges) {
+  const reads = [];
+  let last = null;
+  const order = [...ranges].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.offset - b.offset));
+  for (const r of order) {
+    const end = last && last.offset + last.length;
+    if (last && last.hash === r.hash && r.offset >= end && r.offset - end < 4096) {
+      last.length = r.offset + r.length - last.offset;
+    } else {
+      last = { hash: r.hash, offset: r.offset, length: r.length, bytes: null };
+      reads.push(last);
+    }
+    r.read = last; r.at = r.offset - last.offset;
+  }
+  return reads;
+}
+
+// toSource splits what loadSnapshot was given into the index part for the module and a
+// reader of byte ranges: a source {index, read, close?} is both; bytes give their index
+// part and serve ranges from themselves, as views (no copy). Bytes whose header names no
+// index part within them (format 1, a truncated file) go to the module whole: it says
+// what is wrong with them.
+function toSource(x) {
+  if (x && typeof x === 'object' && typeof x.read === 'function') return { index: toBytes(x.index), reader: x };
+  if (typeof x === 'string' || x instanceof URL) throw new TypeError('cdaedge: expected snapshot bytes or a source {index, read}; only the Node package (index.mjs) opens a file by its path');
+  const b = toBytes(x);
+  let n = b.length;
+  try { n = Math.min(indexLength(b), n); } catch { /* whole: the module's message */ }
+  return { index: b.subarray(0, n), reader: { read: (offset, length) => b.subarray(offset, offset + length) } };
 }
 
 /** normalizeHeaders turns a Headers, a [[n, v]] list or a {name: value} object into the Fetch form: lower-case names, sorted, repeats joined by ", ". */
@@ -105,9 +177,10 @@ export class Response {
 }
 
 /**
- * Engine is one instance of the module. It is synchronous and single-threaded: one
- * request at a time. A failed call (WasiExit, a trap) kills the instance: the engine then
- * throws on every call and must be replaced.
+ * Engine is one instance of the module. It is single-threaded: one request at a time
+ * (handleAsync calls wait for one another). A failed call (WasiExit, a trap) kills the
+ * instance: the engine then throws on every call and must be replaced; a failed read of
+ * item bodies does not (that request fails, the next starts afresh).
  */
 export class Engine {
   /** instantiate creates an engine from a compiled WebAssembly.Module. */
@@ -122,13 +195,22 @@ export class Engine {
     return e;
   }
 
-  #x; #dead = null; environments = [];
+  #x; #dead = null; #closed = false; environments = [];
+  // #readers holds, by content hash (hex), each served file's reader and environment.
+  #readers = new Map();
+  // #turn chains handleAsync calls; #busy is set while one is under way, since a
+  // synchronous handle meanwhile would take the module's pending request from under it.
+  #turn = Promise.resolve(); #busy = false;
   constructor(instance) { this.#x = instance.exports; }
 
   /** memoryBytes is the size of the instance's wasm memory, for measurements. */
   get memoryBytes() { return this.#x.memory.buffer.byteLength; }
 
+  /** dead is true once a call into the module failed: the engine must be replaced. */
+  get dead() { return this.#dead !== null; }
+
   #call(name, ...args) {
+    if (this.#closed) throw new Error('cdaedge: the engine is closed');
     if (this.#dead) throw new Error('cdaedge: the engine instance is dead: ' + this.#dead.message);
     try { return this.#x[name](...args); } catch (err) { this.#dead = err; throw err; }
   }
@@ -147,23 +229,45 @@ export class Engine {
   }
 
   /**
-   * loadSnapshot serves a snapshot file (replacing one of the same environment); returns
-   * its environment id. With verify (the default) the module first checks the file's
-   * checksum, one pass over its bytes; pass {verify: false} only for a file verified where
-   * it entered the system (as tools/stage.mjs does for the snapshots it bundles).
+   * loadSnapshot serves a snapshot (replacing one of the same environment); returns its
+   * environment id. It takes the file's bytes (the module gets their index part; bodies
+   * are read from them, no copy) or a source {index, read(offset, length), close?()}:
+   * index is the file's first indexLength(header) bytes, read returns the bytes of any
+   * range of the file (a Uint8Array, or a Promise of one: then answer with handleAsync),
+   * and close, if any, is called once the engine no longer reads the source (replaced,
+   * failed to load, or Engine.close). With verify (the default) the module first checks
+   * the index part's checksum, one pass over its bytes (each body block is checked as it
+   * is read); pass {verify: false} only for a file verified where it entered the system
+   * (as tools/stage.mjs does for the snapshots it bundles).
    */
-  loadSnapshot(bytes, { verify = true } = {}) {
-    const b = toBytes(bytes);
-    const { environment } = snapshotInfo(b);
-    const p = this.#put(b);
-    if (verify) this.#verifyAt(p, b.length, true);
-    const r = this.#call('load_snapshot', p, b.length);
-    if (r !== 0n && r !== 0) throw new Error(td.decode(this.#copy(r)));
-    if (!this.environments.includes(environment)) this.environments.push(environment);
-    return environment;
+  loadSnapshot(snapshot, { verify = true } = {}) {
+    const { index, reader } = toSource(snapshot);
+    try {
+      const { environment } = snapshotInfo(index);
+      const p = this.#put(index);
+      if (verify) this.#verifyAt(p, index.length, true);
+      const r = this.#call('load_snapshot', p, index.length);
+      if (r !== 0n && r !== 0) throw new Error(td.decode(this.#copy(r)));
+      this.#keep(environment, hex(index.subarray(32, 64)), reader);
+      if (!this.environments.includes(environment)) this.environments.push(environment);
+      return environment;
+    } catch (err) {
+      reader.close?.();
+      throw err;
+    }
   }
 
-  /** verifySnapshot checks a snapshot file's header and checksum without serving it; throws on a bad file. */
+  // #keep records the reader of a loaded file, closing the one of the snapshot it replaced.
+  #keep(environment, hash, reader) {
+    for (const [h, old] of this.#readers) {
+      if (old.environment !== environment) continue;
+      this.#readers.delete(h);
+      if (old.reader !== reader) old.reader.close?.();
+    }
+    this.#readers.set(hash, { environment, reader });
+  }
+
+  /** verifySnapshot checks a whole snapshot file's header and checksums (every body block's too) without serving it; throws on a bad file. */
   verifySnapshot(bytes) {
     const b = toBytes(bytes);
     const p = this.#put(b);
@@ -182,10 +286,95 @@ export class Engine {
   /** configure sets the router options: {cacheControl, maxBodyBytes, maxUrlBytes, maxResponseBytes, previewTokens: {env: token}}. */
   configure(options) { this.#status('configure', encodeOptions(options)); }
 
-  /** handle answers one request given in frame form (Fetch-style headers [[n, v]], body bytes). */
+  /**
+   * handle answers one request given in frame form (Fetch-style headers [[n, v]], body
+   * bytes), reading the item bodies it needs synchronously: it throws when a source's
+   * read returns a Promise (use handleAsync), or fails, and the engine stays usable.
+   */
   handle(method, path, query, headers, body) {
-    const f = encodeRequest(method, path, query, headers, body ?? new Uint8Array(0));
-    const r = decodeResponse(this.#copy(this.#call('handle', this.#put(f), f.length)));
-    return new Response(r.status, r.headers, r.body);
+    if (this.#busy) throw new Error('cdaedge: a handleAsync call is under way; the engine answers one request at a time');
+    let answer = this.#start(method, path, query, headers, body);
+    while (isNeed(answer)) answer = this.#provide(this.#readSync(decodeNeed(answer)));
+    return toResponse(answer);
   }
+
+  /**
+   * handleAsync is handle for sources whose reads return Promises: it reads each round's
+   * ranges in parallel, and answers the calls made meanwhile one after another.
+   */
+  async handleAsync(method, path, query, headers, body) {
+    const turn = this.#turn;
+    let done;
+    this.#turn = new Promise((resolve) => { done = resolve; });
+    await turn;
+    this.#busy = true;
+    try {
+      let answer = this.#start(method, path, query, headers, body);
+      while (isNeed(answer)) answer = this.#provide(await this.#readAsync(decodeNeed(answer)));
+      return toResponse(answer);
+    } finally {
+      this.#busy = false;
+      done();
+    }
+  }
+
+  /** close stops reading the snapshots' sources (closing those that have close()); the engine answers no more. */
+  close() {
+    for (const { reader } of this.#readers.values()) reader.close?.();
+    this.#readers.clear();
+    this.#closed = true;
+  }
+
+  #start(method, path, query, headers, body) {
+    const f = encodeRequest(method, path, query, headers, body ?? new Uint8Array(0));
+    return this.#copy(this.#call('handle', this.#put(f), f.length));
+  }
+
+  #reader(hash) {
+    const r = this.#readers.get(hash);
+    if (!r) throw new Error(`cdaedge: the module asked for item bodies of snapshot ${hash.slice(0, 16)}…, which it was not given`);
+    return r.reader;
+  }
+
+  #readSync(ranges) {
+    for (const rd of planReads(ranges)) {
+      const b = this.#reader(rd.hash).read(rd.offset, rd.length);
+      if (typeof b?.then === 'function') {
+        b.then(null, () => {}); // nobody awaits it
+        throw new Error('cdaedge: a snapshot source read returned a Promise: use handleAsync');
+      }
+      rd.bytes = checkRead(rd, b);
+    }
+    return ranges;
+  }
+
+  async #readAsync(ranges) {
+    await Promise.all(planReads(ranges).map(async (rd) => {
+      rd.bytes = checkRead(rd, await this.#reader(rd.hash).read(rd.offset, rd.length));
+    }));
+    return ranges;
+  }
+
+  // #provide hands the ranges' bytes, one after another in the frame's order, to the
+  // module in one buffer and returns its answer: a response, or another need-ranges frame.
+  #provide(ranges) {
+    const total = ranges.reduce((n, r) => n + r.length, 0);
+    if (total > 0xffffffff) throw new Error('cdaedge: the module asked for more than 4 GiB of item bodies at once');
+    const p = this.#call('alloc', total);
+    const mem = new Uint8Array(this.#x.memory.buffer, p, total); // a fresh view after alloc
+    let o = 0;
+    for (const r of ranges) { mem.set(r.read.bytes.subarray(r.at, r.at + r.length), o); o += r.length; }
+    return this.#copy(this.#call('provide', p, total));
+  }
+}
+
+function checkRead(rd, b) {
+  const bytes = toBytes(b);
+  if (bytes.length !== rd.length) throw new Error(`cdaedge: reading ${rd.length} bytes at ${rd.offset} of snapshot ${rd.hash.slice(0, 16)}… returned ${bytes.length}`);
+  return bytes;
+}
+
+function toResponse(frame) {
+  const r = decodeResponse(frame);
+  return new Response(r.status, r.headers, r.body);
 }

@@ -2,6 +2,26 @@
 
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
 
+/**
+ * A snapshot file kept elsewhere (a bucket, a remote file): the engine loads its index
+ * part and reads item bodies by range as requests need them.
+ */
+export interface SnapshotSource {
+  /** The file's first indexLength(header) bytes. */
+  index: Uint8Array;
+  /** The bytes [offset, offset+length) of the file. A Promise makes requests go through requestAsync. */
+  read(offset: number, length: number): Uint8Array | Promise<Uint8Array>;
+  /** Called once the engine no longer reads the source: replaced, failed to load, or the engine closed. */
+  close?(): void;
+}
+
+/**
+ * A snapshot to serve: a file's path or file: URL (the index part is read into the
+ * module, item bodies by range from the file as requests need them: they never enter
+ * memory), the whole file's bytes (bodies are read from them, no copy), or a source.
+ */
+export type Snapshot = string | URL | Bytes | SnapshotSource;
+
 export interface RouterOptions {
   /** Cache-Control of published 200s; default "public, max-age=60" (D11). */
   cacheControl?: string;
@@ -22,7 +42,7 @@ export interface OpenOptions extends RouterOptions {
   environment?: string;
   /** Receives what the module writes to stdout (1) and stderr (2), line by line. */
   output?: (fd: number, line: string) => void;
-  /** Check each snapshot's checksum as it is opened (one pass over its bytes); default true. Pass false only for files verified where they were made. */
+  /** Check each snapshot's index part as it is opened (one pass over its bytes), and each block of item bodies as it is read; default true. Pass false only for files verified where they were made. */
   verify?: boolean;
 }
 
@@ -92,9 +112,16 @@ export interface CdaEngine {
   readonly environment: string;
   /** Every environment served. */
   readonly environments: string[];
-  loadSnapshot(bytes: Bytes, options?: { verify?: boolean }): string;
-  /** Answers one request; never throws for an HTTP error status. */
+  /** The size of the module's wasm memory in bytes, for measurements. */
+  readonly memoryBytes: number;
+  /** Serves one more snapshot, or replaces the one of its environment; returns its environment. */
+  loadSnapshot(snapshot: Snapshot, options?: { verify?: boolean }): string;
+  /** Closes the snapshot files the engine opened (those given by path); it answers no more requests. */
+  close(): void;
+  /** Answers one request; never throws for an HTTP error status. Reads item bodies synchronously: throws for a source whose reads return Promises. */
   request(init: RequestInit): Response;
+  /** request for sources whose reads return Promises; concurrent calls are answered one after another. */
+  requestAsync(init: RequestInit): Promise<Response>;
   /** REST list or single item; throws CdaError on an error status. */
   rest<T = Item[]>(params?: RestParams, options?: CallOptions): Envelope<T>;
   /** GraphQL; throws CdaError on an error status. */
@@ -104,5 +131,8 @@ export interface CdaEngine {
 }
 
 export declare const MODULE_URL: URL;
+/** Reads the environment from a snapshot's bytes: the whole file or its index part. */
 export declare function snapshotInfo(bytes: Bytes): { environment: string; preview: boolean };
-export declare function open(snapshots: Bytes | Bytes[], options?: OpenOptions): Promise<CdaEngine>;
+/** The length of a snapshot's index part, from its first 80 bytes (its header). */
+export declare function indexLength(header: Bytes): number;
+export declare function open(snapshots: Snapshot | Snapshot[], options?: OpenOptions): Promise<CdaEngine>;

@@ -2,12 +2,14 @@
 // (Astro, Next, Eleventy, plain scripts). No server: open a snapshot, ask it questions.
 //
 //   import { open } from '@cdaedge/engine';
-//   const engine = await open(await readFile('demo.snap'));
+//   const engine = await open('demo.snap');
 //   const pages = engine.rest({ searchByTemplateName: 'page', sort: 'Name', sortAsc: true });
+//   engine.close();
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Engine, Response, normalizeHeaders, snapshotInfo } from './engine.mjs';
+import { Engine, Response, indexLength, normalizeHeaders, snapshotInfo } from './engine.mjs';
 
-export { Engine, Response, snapshotInfo };
+export { Engine, Response, indexLength, snapshotInfo };
 
 /** The module shipped with the package (the TinyGo build), next to this file. */
 export const MODULE_URL = new URL('./module.wasm', import.meta.url);
@@ -29,23 +31,52 @@ export class CdaError extends Error {
   constructor(status, code, message) { super(`${status} ${code}: ${message}`); this.status = status; this.code = code; }
 }
 
+const isPath = (x) => typeof x === 'string' || x instanceof URL;
+
+// fileSource opens a snapshot file by its path for Engine.loadSnapshot: the module gets
+// the index part, and item bodies are read by range, with synchronous reads (request()
+// stays synchronous) from a file descriptor kept open until the engine drops the
+// snapshot, so that they never enter memory (~500 MB of them at 100k items).
+function fileSource(path) {
+  const fd = openSync(path, 'r');
+  try {
+    const read = (offset, length) => readAt(fd, offset, length);
+    return { index: read(0, indexLength(read(0, 80))), read, close: () => closeSync(fd) };
+  } catch (err) {
+    closeSync(fd);
+    throw new Error(`${path}: ${err.message}`, { cause: err });
+  }
+}
+
+function readAt(fd, offset, length) {
+  const b = new Uint8Array(length);
+  for (let n = 0; n < length;) {
+    const k = readSync(fd, b, n, length - n, offset + n);
+    if (k === 0) throw new Error(`the file ends before byte ${offset + length}`);
+    n += k;
+  }
+  return b;
+}
+
 /** NodeEngine wraps Engine with the object-style request and convenience methods. */
 class NodeEngine {
-  #engine; #defaultHost;
+  #engine;
   constructor(engine, environment) { this.#engine = engine; this.environment = environment; }
   get environments() { return [...this.#engine.environments]; }
+  /** memoryBytes is the size of the module's wasm memory, for measurements. */
+  get memoryBytes() { return this.#engine.memoryBytes; }
 
-  /** loadSnapshot serves one more snapshot file (or replaces one of the same environment); options {verify} as open's. */
-  loadSnapshot(bytes, options) { return this.#engine.loadSnapshot(bytes, options); }
+  /** loadSnapshot serves one more snapshot (or replaces one of the same environment): a path, bytes or a source, as open's; options {verify} as open's. */
+  loadSnapshot(snapshot, options) { return this.#engine.loadSnapshot(isPath(snapshot) ? fileSource(snapshot) : snapshot, options); }
+
+  /** close closes the snapshot files the engine opened; it answers no more requests. */
+  close() { this.#engine.close(); }
 
   /** request answers one HTTP-shaped request: {method, path, query, headers, body}. */
-  request({ method = 'GET', path, query = '', headers = {}, body } = {}) {
-    if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError('request: path must start with /');
-    if (query && typeof query === 'object') query = new URLSearchParams(query).toString();
-    query = String(query ?? '').replace(/^\?/, '');
-    if (body !== undefined && body !== null && typeof body === 'object' && !ArrayBuffer.isView(body) && !(body instanceof ArrayBuffer)) body = JSON.stringify(body);
-    return this.#engine.handle(method, path, query, normalizeHeaders(headers), body ?? new Uint8Array(0));
-  }
+  request(init) { return this.#engine.handle(...frameArgs(init)); }
+
+  /** requestAsync is request for snapshots from a source whose reads return Promises. */
+  requestAsync(init) { return this.#engine.handleAsync(...frameArgs(init)); }
 
   #json(resp) {
     const env = resp.json();
@@ -75,19 +106,41 @@ class NodeEngine {
   }
 }
 
+// frameArgs turns request()'s {method, path, query, headers, body} into Engine.handle's arguments.
+function frameArgs({ method = 'GET', path, query = '', headers = {}, body } = {}) {
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError('request: path must start with /');
+  if (query && typeof query === 'object') query = new URLSearchParams(query).toString();
+  query = String(query ?? '').replace(/^\?/, '');
+  if (body !== undefined && body !== null && typeof body === 'object' && !ArrayBuffer.isView(body) && !(body instanceof ArrayBuffer)) body = JSON.stringify(body);
+  return [method, path, query, normalizeHeaders(headers), body ?? new Uint8Array(0)];
+}
+
 /**
- * open instantiates the query module with one snapshot file (or an array of them) and
- * returns an engine. options: {module: path | URL | bytes | WebAssembly.Module (default:
- * the packaged module.wasm), environment: the default environment of rest/graphql/search
- * (default: the first snapshot's), previewTokens: {env: token}, cacheControl,
- * maxBodyBytes, maxUrlBytes, maxResponseBytes, output(fd, line), verify (default true: check
- * each file's checksum once as it is opened; false for files verified where they were made)}.
+ * open instantiates the query module with one snapshot (or an array of them) and returns
+ * an engine. A snapshot is a file's path or file: URL (its index part is read into the
+ * module, item bodies by range as requests need them, from a file descriptor that
+ * engine.close() closes), its bytes (bodies are read from them), or a source {index,
+ * read, close?} (Engine.loadSnapshot). options: {module: path | URL | bytes |
+ * WebAssembly.Module (default: the packaged module.wasm), environment: the default
+ * environment of rest/graphql/search (default: the first snapshot's), previewTokens:
+ * {env: token}, cacheControl, maxBodyBytes, maxUrlBytes, maxResponseBytes,
+ * output(fd, line), verify (default true: check each file's index part once as it is
+ * opened, and each body block as it is read; false for files verified where they were
+ * made)}.
  */
 export async function open(snapshots, options = {}) {
   const list = Array.isArray(snapshots) ? snapshots : [snapshots];
   const { module, environment, output, verify = true, ...routerOptions } = options;
   const engine = await Engine.instantiate(await compile(module), {
-    snapshots: list, options: Object.keys(routerOptions).length ? routerOptions : undefined, output, verify,
+    options: Object.keys(routerOptions).length ? routerOptions : undefined, output,
   });
-  return new NodeEngine(engine, environment ?? engine.environments[0]);
+  const node = new NodeEngine(engine);
+  try {
+    for (const s of list) node.loadSnapshot(s, { verify });
+  } catch (err) {
+    engine.close(); // the files opened before the one that failed
+    throw err;
+  }
+  node.environment = environment ?? engine.environments[0];
+  return node;
 }

@@ -11,33 +11,69 @@
 // Large environments read their snapshots at first request instead, from R2
 // (binding SNAPSHOT_BUCKET, keys in var SNAPSHOT_KEYS) or from static assets (binding
 // ASSETS, paths in var SNAPSHOT_PATHS); see the README ("Deploy to Cloudflare Workers").
+// Only a snapshot's index part enters the module; the item bodies a request needs are
+// read by range (wasm/README.md, "Item bodies by range"): from the bundled ArrayBuffer,
+// or from R2 or static assets, one range read per run of adjacent blocks.
 //
 // Vars: CDA_PREVIEW_TOKENS (JSON {env: token}; a secret), CDA_CACHE_CONTROL,
 // CDA_MAX_BODY_BYTES, CDA_MAX_URL_BYTES, CDA_MAX_RESPONSE_BYTES.
 import wasmModule from './module.wasm';
 import bundled from './snapshots.mjs';
 import pages from './pages.mjs';
-import { Engine } from './engine.mjs';
+import { Engine, indexLength } from './engine.mjs';
 
 let ready = null; // Promise<Engine>, once per isolate
 
 // The bundled snapshots were verified by tools/stage.mjs when it staged them; the isolate
 // loads them without a pass over their bytes. Those read from R2 or static assets were
-// uploaded apart from the bundle, so the isolate verifies them once, as it loads them.
+// uploaded apart from the bundle, so the isolate verifies their index part once, as it
+// loads them (the module checks each body block as it is read).
 async function fetchSnapshots(env) {
-  const out = bundled.map((bytes) => ({ bytes, verify: false }));
+  const out = bundled.map((bytes) => ({ snapshot: bytes, verify: false }));
   const list = (s) => String(s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   for (const key of env.SNAPSHOT_BUCKET ? list(env.SNAPSHOT_KEYS) : []) {
-    const obj = await env.SNAPSHOT_BUCKET.get(key);
-    if (!obj) throw new Error(`snapshot ${key} not found in SNAPSHOT_BUCKET`);
-    out.push({ bytes: await obj.arrayBuffer(), verify: true });
+    out.push({ snapshot: await rangeSource(r2Reader(env.SNAPSHOT_BUCKET, key)), verify: true });
   }
   for (const path of env.ASSETS ? list(env.SNAPSHOT_PATHS) : []) {
-    const r = await env.ASSETS.fetch(new URL(path, 'https://assets.invalid/'));
-    if (!r.ok) throw new Error(`snapshot ${path}: assets answered ${r.status}`);
-    out.push({ bytes: await r.arrayBuffer(), verify: true });
+    out.push({ snapshot: await rangeSource(assetReader(env.ASSETS, path)), verify: true });
   }
   return out;
+}
+
+// rangeSource reads a snapshot's header, then its index part, for Engine.loadSnapshot;
+// read then serves the item bodies' ranges.
+async function rangeSource(read) {
+  return { index: await read(0, indexLength(await read(0, 80))), read };
+}
+
+// SnapshotChanged is a read of a snapshot that is no longer the one the isolate loaded:
+// the worker starts afresh at the next request, with the new one.
+class SnapshotChanged extends Error {}
+
+// r2Reader reads byte ranges of an R2 object. Every read asks for the version that the
+// first one saw (its etag): a snapshot uploaded again under the same key fails the reads
+// of this isolate, which loads it anew, rather than mixing two versions' bytes.
+function r2Reader(bucket, key) {
+  let etag = null;
+  return async (offset, length) => {
+    const obj = await bucket.get(key, { range: { offset, length }, ...(etag && { onlyIf: { etagMatches: etag } }) });
+    if (!obj) throw new SnapshotChanged(`snapshot ${key} not found in SNAPSHOT_BUCKET`);
+    if (typeof obj.arrayBuffer !== 'function') throw new SnapshotChanged(`snapshot ${key} changed in SNAPSHOT_BUCKET`); // no body: etag mismatch
+    etag ??= obj.etag;
+    return new Uint8Array(await obj.arrayBuffer());
+  };
+}
+
+// assetReader reads byte ranges of a static asset with Range requests. Assets change only
+// with a deployment, which starts new isolates.
+function assetReader(assets, path) {
+  const url = new URL(path, 'https://assets.invalid/');
+  return async (offset, length) => {
+    const r = await assets.fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` } });
+    if (r.status === 206) return new Uint8Array(await r.arrayBuffer());
+    if (r.ok) return new Uint8Array(await r.arrayBuffer()).subarray(offset, offset + length); // the Range was ignored: the whole file
+    throw new Error(`snapshot ${path}: assets answered ${r.status}`);
+  };
 }
 
 function routerOptions(env) {
@@ -51,12 +87,14 @@ function routerOptions(env) {
   };
 }
 
-async function engine(env) {
+// engine returns the isolate's Promise<Engine> itself (not async: the caller compares it
+// with ready to drop only the instance it used).
+function engine(env) {
   if (!ready) {
     ready = (async () => {
       const snaps = await fetchSnapshots(env);
       const e = await Engine.instantiate(wasmModule, { options: routerOptions(env) });
-      for (const { bytes, verify } of snaps) e.loadSnapshot(bytes, { verify });
+      for (const { snapshot, verify } of snaps) e.loadSnapshot(snapshot, { verify });
       return e;
     })();
     ready.catch(() => { ready = null; }); // retry on the next request
@@ -146,18 +184,26 @@ export default {
   async fetch(request, env) {
     const page = hasPages ? servePage(request, splitTarget(request.url).path) : null;
     if (page) return page;
+    const started = engine(env);
     let e;
-    try { e = await engine(env); } catch (err) { console.error('cdaedge: start:', err); return internalError(); }
+    try { e = await started; } catch (err) { console.error('cdaedge: start:', err); return internalError(); }
     const { path, query } = splitTarget(request.url);
     const headers = [...request.headers]; // Fetch form already: lower-case, sorted, joined
     const max = Number(env.CDA_MAX_BODY_BYTES ?? 0) || (1 << 20);
     let r;
     try {
       const body = await readBody(request, max);
-      r = e.handle(request.method, path, query, headers, body);
+      r = await e.handleAsync(request.method, path, query, headers, body);
     } catch (err) {
-      console.error('cdaedge: the module failed; starting a new instance:', err);
-      ready = null;
+      // A failed module call kills the instance, and a snapshot replaced in R2 must be
+      // loaded again: the next request starts afresh. Any other failure (reading the
+      // request, R2 unavailable for a moment) costs this request only.
+      if (e.dead || err instanceof SnapshotChanged) {
+        console.error('cdaedge: starting a new instance after:', err);
+        if (ready === started) ready = null; // not a newer instance another request started
+      } else {
+        console.error('cdaedge: the request failed:', err);
+      }
       return internalError();
     }
     const h = new Headers();

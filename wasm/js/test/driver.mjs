@@ -1,6 +1,7 @@
 // The Node runtime of the parity suite (wasm/parity): opens the package with the given
-// module and snapshots, then answers requests read from stdin, one JSON line each, with
-// one JSON line each on stdout. Bodies are base64.
+// module and snapshot files (by path: the module holds their index parts and reads item
+// bodies from the files by range), then answers requests read from stdin, one JSON line
+// each, with one JSON line each on stdout. Bodies are base64.
 //
 //   node driver.mjs serve --module M --snap A.snap [--snap B.snap] [--preview-token ENV=TOKEN]
 //     in:  {"method": "GET", "path": "/…", "query": "…", "headers": [["n", "v"]], "body": "base64"}
@@ -23,7 +24,7 @@ if (mode !== 'serve') { process.stderr.write('usage: driver.mjs serve … | impo
 let module, snaps = [], previewTokens = {};
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--module') module = args[++i];
-  else if (args[i] === '--snap') snaps.push(readFileSync(args[++i]));
+  else if (args[i] === '--snap') snaps.push(args[++i]);
   else if (args[i] === '--preview-token') { const [e, t] = args[++i].split('='); previewTokens[e] = t; }
   else { process.stderr.write(`unknown argument ${args[i]}\n`); process.exit(2); }
 }
@@ -41,3 +42,4 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   }
   process.stdout.write(JSON.stringify(out) + '\n');
 }
+engine.close();

@@ -33,7 +33,7 @@ try {
   fail(`module.wasm (${bytes.length} bytes) is not a WebAssembly module: ${err.message}. Rebuild it with \`go tool task build:wasm\`.`);
 }
 const exports = WebAssembly.Module.exports(mod).map((e) => e.name);
-const missing = ['memory', '_initialize', 'alloc', 'load_snapshot', 'configure', 'handle'].filter((n) => !exports.includes(n));
+const missing = ['memory', '_initialize', 'alloc', 'load_snapshot', 'configure', 'handle', 'provide'].filter((n) => !exports.includes(n));
 if (missing.length) fail(`module.wasm does not export ${missing.join(', ')}: it is not the query module. Rebuild it with \`go tool task build:wasm\`.`);
 if (bytes.length > 1 << 20) fail(`module.wasm is ${bytes.length} bytes, over the TinyGo module's 1 MiB budget: is it the standard Go build? The package ships the TinyGo one (\`go tool task build:wasm\`).`);
 
