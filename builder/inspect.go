@@ -57,6 +57,8 @@ func runInspect(fs *flag.FlagSet, args []string, std stdio) error {
 	fmt.Fprintf(tw, "statuses\t%s\n", strings.Join(info.Statuses, ", "))
 	fmt.Fprintf(tw, "version\t%s\n", info.Version)
 	fmt.Fprintf(tw, "size\t%s (%d bytes)\n", humanSize(info.Size), info.Size)
+	fmt.Fprintf(tw, "index part\t%s (%d bytes): what a runtime loads\n", humanSize(info.IndexBytes), info.IndexBytes)
+	fmt.Fprintf(tw, "body part\t%s in %d blocks: %s of items' JSON, deflated\n", humanSize(info.BodyBytes), info.BodyBlocks, humanSize(info.ItemBytes))
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
@@ -82,6 +84,10 @@ type snapInfo struct {
 	Statuses      []string      `json:"statuses"`
 	Version       string        `json:"version"`
 	Size          int64         `json:"size"`
+	IndexBytes    int64         `json:"indexBytes"` // the index part, header included
+	BodyBytes     int64         `json:"bodyBytes"`  // the stored body blocks
+	BodyBlocks    int           `json:"bodyBlocks"`
+	ItemBytes     int64         `json:"itemBytes"` // the items' JSON, inflated
 	Sections      []sectionInfo `json:"sections"`
 }
 
@@ -100,7 +106,9 @@ func describe(file string, s *snapshot.Snapshot) snapInfo {
 		FormatVersion: strconv.Itoa(major) + "." + strconv.Itoa(minor),
 		Statuses:      append([]string{}, s.Statuses()...),
 		Version:       s.Version(), Size: s.Size(), Sections: []sectionInfo{},
+		IndexBytes: s.IndexSize(),
 	}
+	info.BodyBytes, info.BodyBlocks, info.ItemBytes = s.BodyPart()
 	for _, sec := range s.Sections() {
 		info.Sections = append(info.Sections, sectionInfo{Name: sec.Name, Offset: sec.Offset, Length: sec.Length})
 	}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"errors"
+	"hash/crc32"
 	"slices"
 	"testing"
 
@@ -70,13 +71,19 @@ func TestBodiesByBlock(t *testing.T) {
 	if again := part.MissingBlocks(nil); len(again) != 0 {
 		t.Fatalf("MissingBlocks did not forget what it returned: %v", again)
 	}
+	inflated := func(k int) int { return int(part.bodyOffset(part.blockFirst(k+1)) - part.bodyOffset(part.blockFirst(k))) }
+	stored := 0
 	for k, r := range missing {
 		if r.Block != k || r.Offset < indexLen || r.Offset+int64(r.Length) > int64(len(file)) {
 			t.Fatalf("block range %d: %+v", k, r)
 		}
-		if r.Length > BodyBlockTarget && part.blockFirst(k+1)-part.blockFirst(k) > 1 {
-			t.Errorf("block %d: %d bytes in %d items, over the target", k, r.Length, part.blockFirst(k+1)-part.blockFirst(k))
+		if inflated(k) > BodyBlockTarget && part.blockFirst(k+1)-part.blockFirst(k) > 1 {
+			t.Errorf("block %d: %d bytes in %d items, over the target", k, inflated(k), part.blockFirst(k+1)-part.blockFirst(k))
 		}
+		stored += r.Length
+	}
+	if total := int(part.bodyOffset(part.Len())); stored*3 > total {
+		t.Errorf("the blocks store %d bytes of items in %d: want deflate to keep under a third", total, stored)
 	}
 
 	// Refusals, then the real bytes.
@@ -106,14 +113,14 @@ func TestBodiesByBlock(t *testing.T) {
 	if m := part.MissingBlocks(nil); len(m) != 0 {
 		t.Fatalf("blocks missing after every one was provided: %v", m)
 	}
-	if got, want := part.BodyCacheBytes(), int(int64(len(file))-missing[0].Offset); got != want {
-		t.Errorf("cache holds %d bytes, want the body part's %d", got, want)
+	if got, want := part.BodyCacheBytes(), int(part.bodyOffset(part.Len())); got != want {
+		t.Errorf("cache holds %d bytes, want the items' %d", got, want)
 	}
 
 	// Eviction: touch the first block last; trimming to one block's size keeps it.
 	part.Item(0)
-	part.TrimBodyCache(missing[0].Length)
-	if got := part.BodyCacheBytes(); got != missing[0].Length {
+	part.TrimBodyCache(inflated(0))
+	if got := part.BodyCacheBytes(); got != inflated(0) {
 		t.Fatalf("after trimming to one block: %d bytes cached", got)
 	}
 	if part.Item(0) != whole.Item(0) {
@@ -142,3 +149,67 @@ func TestEmptySnapshotBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestBodiesInflateChecks provides blocks whose checksum matches but whose deflate
+// stream is wrong: cut short, or followed by more than the block's items.
+func TestBodiesInflateChecks(t *testing.T) {
+	file := genSnapshot(t, 20)
+	indexLen, _ := IndexLen(file)
+	part, err := Open(file[:indexLen])
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Item(0)
+	r := part.MissingBlocks(nil)[0]
+	_, crc, _ := part.blockRange(r.Block)
+	stored := file[r.Offset : r.Offset+int64(r.Length)]
+	for name, data := range map[string][]byte{
+		"truncated stream": append(slices.Clone(stored[:len(stored)/2]), make([]byte, len(stored)-len(stored)/2)...),
+		"garbage":          bytes.Repeat([]byte{0xff}, len(stored)),
+	} {
+		if _, err := part.inflate(r.Block, data, crc32Of(data)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want %v", name, err, ErrCorrupt)
+		}
+	}
+	if _, err := part.inflate(r.Block, stored, crc); err != nil {
+		t.Errorf("the real block: %v", err)
+	}
+}
+
+// TestBodiesConcurrentReads reads every item of a whole file from several goroutines at
+// once, as the native engine does (run with -race).
+func TestBodiesConcurrentReads(t *testing.T) {
+	file := genSnapshot(t, 60)
+	s, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, s.Len())
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			ok := true
+			for k := range s.Len() {
+				i := (k + g*17) % s.Len()
+				got := s.Item(i)
+				if g == 0 {
+					want[i] = got
+				}
+				ok = ok && len(got) > 2 && got[0] == '{'
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("an item read concurrently is not a JSON object")
+		}
+	}
+	for i, w := range want {
+		if s.Item(i) != w {
+			t.Fatalf("item %d changed between reads", i)
+		}
+	}
+}
+
+func crc32Of(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

@@ -28,9 +28,10 @@
 //	  section table: count × {name [24]byte zero-padded, offset u64, length u64}
 //	zero padding to a 4096-byte boundary
 //	body part (what answers return; may stay where the file lives, read by range)
-//	  the items' compact JSON one after another, cut into blocks of about 16 KiB
+//	  the items' compact JSON one after another, cut into blocks of about 16 KiB, each
+//	  stored as a deflate stream (RFC 1951) with the preset dictionary bodies.dict
 //	  (bodies.offsets and bodies.blocks in the index part locate items and blocks and
-//	  hold each block's CRC-32C)
+//	  hold each stored block's CRC-32C)
 //
 // A runtime either opens the whole file, or opens its index part alone and is handed
 // body blocks as requests need them (bodies.go; the WebAssembly module's need-ranges

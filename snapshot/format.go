@@ -12,9 +12,9 @@ import (
 // Format 2 splits the file in two parts. The index part (the header, every section and
 // the section table) is what a query needs to decide which items answer it; it is
 // loaded whole, and one checksum covers it. The body part (the items' JSON, in blocks of
-// about BodyBlockTarget bytes, starting on a bodyAlign boundary) is what answers return;
-// a runtime may leave it where the file lives and read blocks by range, each checked by
-// its own checksum stored in the index part.
+// about BodyBlockTarget bytes, each stored deflated, starting on a bodyAlign boundary)
+// is what answers return; a runtime may leave it where the file lives and read blocks
+// by range, each checked by its own checksum stored in the index part.
 const (
 	Magic        = "CDASNAP\x00"
 	MajorVersion = 2
@@ -50,8 +50,9 @@ const (
 // a reader ignores sections it does not know.
 const (
 	secMeta        = "meta"           // JSON: environment, preview, statuses
-	secBodyOffsets = "bodies.offsets" // u64[n+1]: item i is bytes [o[i], o[i+1]) of the body part
-	secBodyBlocks  = "bodies.blocks"  // u32[B+1] first item of each block (the last n), u32[B] CRC-32C of each block
+	secBodyOffsets = "bodies.offsets" // u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON end to end
+	secBodyBlocks  = "bodies.blocks"  // u64[B+1] stored block offsets in the body part, u32[B+1] first items (the last n), u32[B] CRC-32C of each stored block
+	secBodyDict    = "bodies.dict"    // the deflate preset dictionary of the body blocks
 	secIDs         = "ids"            // ContentIDs, concatenated, in order
 	secIDOffsets   = "ids.offsets"    // u32[n+1] into ids
 	secFields      = "fields"         // field directory (see fieldDirectory)

@@ -18,10 +18,9 @@ type Section struct {
 	Length int64
 }
 
-// Snapshot is an opened snapshot file. It reads the file's bytes in place. Opened on the
-// whole file, it is safe for concurrent use by any number of goroutines: nothing in it
-// changes after Open. Opened on the index part alone, it caches the body blocks it is
-// given and is for one goroutine at a time (see bodies.go).
+// Snapshot is an opened snapshot file. It reads the file's index in place and keeps the
+// body blocks it inflates in a cache (bodies.go). It is safe for concurrent use by any
+// number of goroutines.
 //
 // Its long-lived structures (the Snapshot, its Fields and their TermDicts) hold the
 // file's bytes by one pointer to their start plus offsets (spans), never by strings into
@@ -45,11 +44,12 @@ type Snapshot struct {
 	ids, idOffsets span
 
 	// The body part (bodies.go): bodyStart and fileSize are offsets in the file;
-	// cache is nil when data is the whole file.
-	bodyOffsets, bodyBlocks span
-	blockCount              int
-	bodyStart, fileSize     uint64
-	cache                   *bodyCache
+	// resident is set when data is the whole file.
+	bodyOffsets, bodyBlocks, bodyDict span
+	blockCount                        int
+	bodyStart, fileSize               uint64
+	resident                          bool
+	cache                             *bodyCache
 
 	terms, postings, norms, docvalues, ranks, perms span
 

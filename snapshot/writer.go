@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"slices"
 	"strconv"
@@ -372,7 +371,7 @@ func (w *Writer) Encode() (*Encoded, error) {
 			return nil, fmt.Errorf("derived section name %q: must be 1 to %d bytes and not a name of the format's own", d.name, sectionNameSize)
 		}
 	}
-	bodies, bodyOffs, blocks := bodySections(items)
+	bodies, bodyOffs, blocks, dict := bodySections(items)
 	ranges := w.ranges
 	if ranges == 0 {
 		ranges = indexRanges(n)
@@ -383,6 +382,7 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secMeta, metaSection(w.env, w.preview, statuses))
 	b.section(secBodyOffsets, bodyOffs)
 	b.section(secBodyBlocks, blocks)
+	b.section(secBodyDict, dict)
 	b.section(secIDs, ids)
 	b.section(secIDOffsets, idOffs)
 	fs := buildFieldSections(fields, n)
@@ -483,43 +483,11 @@ func validDerivedName(name string) bool {
 		return false
 	}
 	switch name {
-	case secMeta, secBodyOffsets, secBodyBlocks, secIDs, secIDOffsets, secFields, secTerms,
+	case secMeta, secBodyOffsets, secBodyBlocks, secBodyDict, secIDs, secIDOffsets, secFields, secTerms,
 		secPostings, secNorms, secDocValues, secRanks, secPerms:
 		return false
 	}
 	return true
-}
-
-// bodySections cuts the items' canonical JSON, one after another, into body blocks of
-// about BodyBlockTarget bytes. It returns the items (the body part, as pieces), the
-// bodies.offsets section (u64[n+1] byte offsets into the body part) and the
-// bodies.blocks section (u32[B+1] first item of each block, the last one n, then u32[B]
-// CRC-32C of each block's bytes).
-func bodySections(items []pendingItem) (pieces [][]byte, offs, blocks []byte) {
-	pieces = make([][]byte, len(items))
-	offs = make([]byte, 0, 8*(len(items)+1))
-	offs = binary.LittleEndian.AppendUint64(offs, 0)
-	var firsts, crcs []uint32
-	total, blockStart := uint64(0), uint64(0)
-	var crc uint32
-	for i, it := range items {
-		if i == 0 || total-blockStart+uint64(len(it.json)) > BodyBlockTarget && total > blockStart {
-			if i > 0 {
-				crcs = append(crcs, crc)
-			}
-			firsts, blockStart, crc = append(firsts, uint32(i)), total, 0
-		}
-		pieces[i] = it.json
-		crc = crc32.Update(crc, castagnoli, it.json)
-		total += uint64(len(it.json))
-		offs = binary.LittleEndian.AppendUint64(offs, total)
-	}
-	if len(items) > 0 {
-		crcs = append(crcs, crc)
-	}
-	firsts = append(firsts, uint32(len(items)))
-	blocks = appendU32s(make([]byte, 0, 4*(len(firsts)+len(crcs))), firsts)
-	return pieces, offs, appendU32s(blocks, crcs)
 }
 
 // idSections returns the ids section, the ContentIDs of the items one after another,

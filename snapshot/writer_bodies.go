@@ -1,0 +1,97 @@
+//go:build !wasm
+
+package snapshot
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"hash/crc32"
+	"sync"
+)
+
+// Body blocks are deflate streams (RFC 1951) with a preset dictionary. Deflate was
+// chosen by measuring (DESIGN-v2.md, "Bodies: compression, measured"): with a 32 KiB
+// dictionary of the environment's own items it stores builder-gen items at 0.23 of their
+// size, as zstd with a trained dictionary does, and its decoder, in the standard
+// library, adds ~11 KB to the TinyGo module. A block of a few items compresses as well
+// as one item at a time with the dictionary, and keeps one checksum and one read per
+// block.
+
+const (
+	// bodyDictSize is the preset dictionary's size: deflate's whole window.
+	bodyDictSize = 32 << 10
+	// bodyDictSamples is how many items, evenly spaced, the dictionary is cut from.
+	bodyDictSamples = 64
+	// bodyLevel is the deflate level: measured on builder-gen items, level 6 with the
+	// dictionary stores them at 0.230 of their size and level 9 gains nothing more.
+	bodyLevel = 6
+)
+
+// bodyDictionary returns the preset dictionary of the body blocks: the last
+// bodyDictSize bytes of bodyDictSamples items taken at even steps through the items, so
+// that it holds the member names, template names and common words of this
+// environment. It depends on the items only, so builds stay deterministic.
+func bodyDictionary(items []pendingItem) []byte {
+	var sample []byte
+	for k := range min(len(items), bodyDictSamples) {
+		sample = append(sample, items[k*len(items)/min(len(items), bodyDictSamples)].json...)
+	}
+	if len(sample) > bodyDictSize {
+		sample = sample[len(sample)-bodyDictSize:]
+	}
+	return sample
+}
+
+// bodySections cuts the items' canonical JSON, one after another, into body blocks of
+// about BodyBlockTarget bytes and compresses each with the preset dictionary, on every
+// core. It returns the body part (the stored blocks), the bodies.offsets section
+// (u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON laid end to end), the
+// bodies.blocks section (u64[B+1] offset of each stored block in the body part, the
+// last one the part's length; u32[B+1] first item of each block, the last one n; u32[B]
+// CRC-32C of each stored block) and the bodies.dict section.
+func bodySections(items []pendingItem) (stored [][]byte, offs, blocks, dict []byte) {
+	offs = make([]byte, 0, 8*(len(items)+1))
+	offs = binary.LittleEndian.AppendUint64(offs, 0)
+	var firsts []uint32
+	total, blockStart := uint64(0), uint64(0)
+	for i, it := range items {
+		if i == 0 || total-blockStart+uint64(len(it.json)) > BodyBlockTarget && total > blockStart {
+			firsts, blockStart = append(firsts, uint32(i)), total
+		}
+		total += uint64(len(it.json))
+		offs = binary.LittleEndian.AppendUint64(offs, total)
+	}
+	firsts = append(firsts, uint32(len(items)))
+	count := len(firsts) - 1
+
+	dict = bodyDictionary(items)
+	stored = make([][]byte, count)
+	crcs := make([]uint32, count)
+	writers := sync.Pool{New: func() any {
+		w, _ := flate.NewWriterDict(nil, bodyLevel, dict) // the level is valid
+		return w
+	}}
+	forEachIndex(count, func(b int) {
+		var buf bytes.Buffer
+		w := writers.Get().(*flate.Writer)
+		w.Reset(&buf)
+		for _, it := range items[firsts[b]:firsts[b+1]] {
+			_, _ = w.Write(it.json) // writes to a bytes.Buffer do not fail
+		}
+		_ = w.Close()
+		writers.Put(w)
+		stored[b] = buf.Bytes()
+		crcs[b] = crc32.Checksum(stored[b], castagnoli)
+	})
+
+	blocks = make([]byte, 0, 8*(count+1)+4*(2*count+1))
+	at := uint64(0)
+	blocks = binary.LittleEndian.AppendUint64(blocks, at)
+	for _, s := range stored {
+		at += uint64(len(s))
+		blocks = binary.LittleEndian.AppendUint64(blocks, at)
+	}
+	blocks = appendU32s(blocks, firsts)
+	return stored, offs, appendU32s(blocks, crcs), dict
+}
