@@ -33,15 +33,7 @@ func fieldTypes(s *gqlSchema) map[string]string {
 // JSON, lists their element type, references their shared types, nested objects types
 // named by path; names that are not GraphQL names are left out.
 func TestInferTypes(t *testing.T) {
-	snap := snapshottest.Open(t, "t", false,
-		item("Content_1", "Article", `{"title":"a","n":1,"f":1.5,"mixed":"x","ok":true,"tags":["a","b"],"maybe":null,
-			"hero":{"Type":"Reference","ReferenceType":"Media","Id":"Media_1","MediaUrl":"u","Size":3},
-			"author":{"Type":"Reference","ReferenceType":"Content","ContentIDs":["Content_2"]},
-			"file":{"Name":"x","meta":{"pages":3}},"rows":[{"a":1},{"a":2,"b":"x"}],"bad-name":1,"holes":["a",null],
-			"num":"10.0","big":12345678901}`, `"ParentID":"Content_2","Extra":{"k":1}`),
-		item("Content_2", "Page", `{"title":"b","n":2.0,"mixed":3,"ok":false,"tags":[],"hero":{"Type":"Reference","ReferenceType":"Media","Id":"Media_2","AltText":"t"},
-			"file":{"Name":"y"},"rows":[],"obj":{"bad-only":1}}`, `"ParentID":"Content_1"`),
-	)
+	snap := snapshottest.Open(t, "t", false, kindsItems...)
 	s := NewSchema(snap, content.NewFields(snap))
 	got := fieldTypes(s.of(true))
 	for path, want := range map[string]string{
@@ -219,4 +211,16 @@ func FuzzInferItem(f *testing.F) {
 		b := &typeBuilder{in: in, used: map[string]bool{}}
 		b.object(in.data, "ContentData", "Data", "")
 	})
+}
+
+// kindsItems hold every kind of value the inference tells apart, references of both
+// kinds, and names that are not GraphQL names.
+var kindsItems = []string{
+	item("Content_1", "Article", `{"title":"a","n":1,"f":1.5,"mixed":"x","ok":true,"tags":["a","b"],"maybe":null,
+		"hero":{"Type":"Reference","ReferenceType":"Media","Id":"Media_1","MediaUrl":"u","Size":3},
+		"author":{"Type":"Reference","ReferenceType":"Content","ContentIDs":["Content_2"]},
+		"file":{"Name":"x","meta":{"pages":3}},"rows":[{"a":1},{"a":2,"b":"x"}],"bad-name":1,"holes":["a",null],
+		"num":"10.0","big":12345678901}`, `"ParentID":"Content_2","Extra":{"k":1}`),
+	item("Content_2", "Page", `{"title":"b","n":2.0,"mixed":3,"ok":false,"tags":[],"hero":{"Type":"Reference","ReferenceType":"Media","Id":"Media_2","AltText":"t"},
+		"file":{"Name":"y"},"rows":[],"obj":{"bad-only":1}}`, `"ParentID":"Content_1"`),
 }
