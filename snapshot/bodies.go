@@ -210,8 +210,8 @@ func (s *Snapshot) blockRange(b int) (BlockRange, uint32, bool) {
 // inflate checks block b's stored bytes against their checksum and returns the block's
 // items' JSON. The caller holds the cache's lock.
 func (s *Snapshot) inflate(b int, stored []byte, crc uint32) (string, error) {
-	if got := crc32.Checksum(stored, castagnoli); got != crc {
-		return "", wrapf(ErrChecksum, "body block "+strconv.Itoa(b)+": stored "+hex32(crc)+", computed "+hex32(got))
+	if err := checkBlock(b, stored, crc); err != nil {
+		return "", err
 	}
 	first, next := s.blockFirst(b), s.blockFirst(b+1)
 	if first < 0 || first >= next || next > s.n {
@@ -342,6 +342,14 @@ func (s *Snapshot) TrimBodyCache(maxBytes int) {
 	}
 }
 
+// checkBlock checks block b's stored bytes against their stored checksum crc.
+func checkBlock(b int, stored []byte, crc uint32) error {
+	if got := crc32.Checksum(stored, castagnoli); got != crc {
+		return wrapf(ErrChecksum, "body block "+strconv.Itoa(b)+": stored "+hex32(crc)+", computed "+hex32(got))
+	}
+	return nil
+}
+
 // verifyBodies checks every stored body block of a whole file against its checksum.
 func (s *Snapshot) verifyBodies() error {
 	for b := 0; b < s.blockCount; b++ {
@@ -349,8 +357,8 @@ func (s *Snapshot) verifyBodies() error {
 		if !ok {
 			return wrapf(ErrCorrupt, "body block "+strconv.Itoa(b)+" is not in the block table")
 		}
-		if got := crc32.Checksum(s.data[r.Offset:r.Offset+int64(r.Length)], castagnoli); got != crc {
-			return wrapf(ErrChecksum, "body block "+strconv.Itoa(b)+": stored "+hex32(crc)+", computed "+hex32(got))
+		if err := checkBlock(b, s.data[r.Offset:r.Offset+int64(r.Length)], crc); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/builder/gen"
@@ -17,17 +18,7 @@ func genSnapshot(t testing.TB, n int) []byte {
 	if err := gen.Generate(&in, gen.Options{Items: n, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := NewWriter("demo", true)
-	for _, line := range bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n")) {
-		if err := w.Add(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := w.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return build(t, true, strings.Split(strings.TrimSpace(in.String()), "\n")...)
 }
 
 // TestBodiesByBlock opens a file's index part alone and checks the protocol that serves
@@ -71,7 +62,9 @@ func TestBodiesByBlock(t *testing.T) {
 	if again := part.MissingBlocks(nil); len(again) != 0 {
 		t.Fatalf("MissingBlocks did not forget what it returned: %v", again)
 	}
-	inflated := func(k int) int { return int(part.bodyOffset(part.blockFirst(k+1)) - part.bodyOffset(part.blockFirst(k))) }
+	inflated := func(k int) int {
+		return int(part.bodyOffset(part.blockFirst(k+1)) - part.bodyOffset(part.blockFirst(k)))
+	}
 	stored := 0
 	for k, r := range missing {
 		if r.Block != k || r.Offset < indexLen || r.Offset+int64(r.Length) > int64(len(file)) {
