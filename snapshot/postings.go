@@ -24,6 +24,18 @@ type Postings struct {
 	pos       int
 }
 
+// openPostings returns a cursor over the postings list base[list.off:list.end], as
+// appendPostingList wrote it; positions says whether it is a list of analysed text
+// (frequencies and positions). A list that does not decode is empty.
+func openPostings(base string, list span, positions bool) Postings {
+	d := decoder{b: list.of(base)}
+	df := d.int(list.len())
+	if d.err != nil {
+		return Postings{}
+	}
+	return Postings{base: base, at: list.end - len(d.b), end: list.end, DocFreq: df, positions: positions, doc: -1}
+}
+
 // Next advances to the next item and returns it, or -1 at the end. The positions of
 // the item it leaves are skipped without being decoded.
 func (p *Postings) Next() int {

@@ -679,12 +679,7 @@ func (t TermDict) Postings(i int) Postings {
 	if !ok1 || !ok2 || !ok3 || start > end {
 		return Postings{}
 	}
-	d := decoder{b: list.of(t.base)}
-	df := d.int(list.len())
-	if d.err != nil {
-		return Postings{}
-	}
-	return Postings{base: t.base, at: list.end - len(d.b), end: list.end, DocFreq: df, positions: t.positions, doc: -1}
+	return openPostings(t.base, list, t.positions)
 }
 
 // chainError is an error that says what happened in terms of a cause (the role fmt's

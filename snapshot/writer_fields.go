@@ -169,21 +169,30 @@ func prepareDict(dicts []map[string]*postingBuf) preparedDict {
 				df += pb.df
 			}
 		}
-		d.postings = binary.AppendUvarint(d.postings, uint64(df))
-		last := 0
-		for i, pb := range lists {
-			buf := pb.buf
-			if i > 0 {
-				first, k := binary.Uvarint(buf)
-				d.postings = binary.AppendUvarint(d.postings, first-uint64(last))
-				buf = buf[k:]
-			}
-			d.postings = append(d.postings, buf...)
-			last = pb.lastDoc
-		}
+		d.postings = appendPostingList(d.postings, lists, df)
 	}
 	d.starts = append(d.starts, uint32(len(d.postings)))
 	return d
+}
+
+// appendPostingList appends one term's postings list, which openPostings reads, from
+// its buffers of consecutive ranges of items (df postings in all): the document
+// frequency, then the list. A range's list continues the previous ones: its first
+// delta, counted from item 0, is re-coded from their last item.
+func appendPostingList(dst []byte, lists []*postingBuf, df int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(df))
+	last := 0
+	for i, pb := range lists {
+		buf := pb.buf
+		if i > 0 {
+			first, k := binary.Uvarint(buf)
+			dst = binary.AppendUvarint(dst, first-uint64(last))
+			buf = buf[k:]
+		}
+		dst = append(dst, buf...)
+		last = pb.lastDoc
+	}
+	return dst
 }
 
 // flags returns the field's directory flags: where it is and which index structures
