@@ -42,5 +42,25 @@
 // ContentID: lookups by id are a binary search and the tie-break of every sort
 // (API.md D6, "ties break by ContentID ascending") is the item number itself.
 //
+// A field's analysed terms and its exact values each have a term dictionary in section
+// terms (termdict.go has the exact layout): the terms in byte order, cut into blocks of
+// 16, the first term of each block stored whole and each next one as the length of the
+// prefix it shares with the one before plus the rest (front coding), each with the
+// length of its postings list; a fixed-width index gives every block's start and its
+// first postings list's offset. A lookup is a binary search over the blocks' first terms
+// and a scan of one block; a sequential scan (prefixes, patterns, ranges) walks the
+// blocks with TermDict.Iter. The keyword dictionary of ContentID, which is exactly the
+// ids section in the same order, refers to it instead of storing the ids again.
+//
+// Each term has a postings list in section postings (postings.go has the exact layout),
+// after Lucene 8's: the item count, then the items in blocks of 128 whose deltas and
+// frequencies are bit-packed at the block's own width, each block led by a skip entry
+// (its last item, its largest frequency, the length of its positions), the last
+// partial block in varints, and the positions of all the items after them (a block's
+// in chunks of 128 bit-packed values with a few exceptions, a patched frame of
+// reference; the last partial block's in varints). Scoring reads no positions, a
+// cursor skips blocks by their entries, and nothing is decoded into buffers: a packed
+// value is read where it lies.
+//
 // See format.go for the sections and the per-field index structures.
 package snapshot

@@ -56,12 +56,11 @@ const (
 	secIDs         = "ids"            // ContentIDs, concatenated, in order
 	secIDOffsets   = "ids.offsets"    // u32[n+1] into ids
 	secFields      = "fields"         // field directory (see fieldDirectory)
-	secTerms       = "terms"          // term dictionaries
-	secPostings    = "postings"       // postings lists
+	secTerms       = "terms"          // term dictionaries: front-coded blocks of 16 terms (termdict.go)
+	secPostings    = "postings"       // per term: item count, blocks of 128 bit-packed items led by skip entries, then positions (postings.go)
 	secNorms       = "norms"          // one length byte per item per text field
-	secDocValues   = "docvalues"      // per-field typed values per item
-	secRanks       = "ranks"          // u32[n] sort ranks per field
-	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
+	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
+	secPerms       = "perms"          // per top-level field, its item numbers in ascending and descending order, packed (values.go)
 )
 
 // Field flags, stored in the field directory.

@@ -55,6 +55,7 @@ func exercise(s *Snapshot) {
 				}
 				checkNextBlock(dict.Postings(i), docs, freqs)
 			}
+			exerciseIter(dict)
 		}
 		for doc := -1; doc <= s.Len(); doc++ {
 			vals = f.Values(vals[:0], doc)
@@ -62,6 +63,26 @@ func exercise(s *Snapshot) {
 			f.RankDesc(doc)
 			f.Length(doc)
 			f.SortedDoc(doc, true)
+		}
+	}
+}
+
+// exerciseIter walks dict with an iterator from its start and from inside its second
+// block, and checks that each term and postings list agree with random access.
+func exerciseIter(dict TermDict) {
+	for _, from := range []int{0, 17} {
+		it := dict.Iter(from)
+		for n := 0; n < 1000 && it.Next(); n++ {
+			term, i := it.Term(), it.Index()
+			if dict.Term(i) != term {
+				panic("the iterator and Term disagree")
+			}
+			// A corrupt dictionary may break Compare's assumptions (sorted terms, longest
+			// shared prefixes): it must only return.
+			dict.Compare(i, term)
+			if it.Postings().DocFreq != dict.Postings(i).DocFreq {
+				panic("the iterator and Postings disagree")
+			}
 		}
 	}
 }

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -51,7 +50,7 @@ type Snapshot struct {
 	resident                          bool
 	cache                             *bodyCache
 
-	terms, postings, norms, docvalues, ranks, perms span
+	terms, postings, norms, docvalues, perms span
 
 	fields     []Field
 	fieldIndex map[string]int
@@ -211,7 +210,7 @@ func (s *Snapshot) readStructure() error {
 		s.statuses = append(s.statuses, strings.Clone(st.String()))
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
-	s.docvalues, s.ranks, s.perms = byName[secDocValues], byName[secRanks], byName[secPerms]
+	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
 	return s.readFields(byName[secFields].of(s.str))
 }
 
@@ -336,9 +335,8 @@ type Field struct {
 
 	keyword TermDict
 
-	dvOffsets, dvEntries span
-	rankAsc, rankDesc    span
-	permAsc, permDesc    span
+	values            valueIndex
+	permAsc, permDesc span
 }
 
 // decoder reads uvarints from a byte string and remembers the first error.
@@ -408,12 +406,14 @@ func (d *decoder) sub(sec span) span {
 }
 
 // array reads an offset and returns the range of n u32s of the section sec from there.
-func (d *decoder) array(sec span, n int) span {
+// packed reads the offset of a packed array of n values of width bits in sec and
+// returns its span.
+func (d *decoder) packed(sec span, n int, width uint8) span {
 	off := d.int(sec.len())
 	if d.err != nil {
 		return span{}
 	}
-	sp, ok := sec.sub(off, 4*n)
+	sp, ok := sec.sub(off, int(packedLen(uint64(n), width)))
 	if !ok {
 		d.err = errors.New("array out of bounds")
 		return span{}
@@ -432,7 +432,7 @@ func (s *Snapshot) readFields(dir string) error {
 		f.flags = d.uvarint()
 		f.docCount = d.int(s.n)
 		if f.flags&fieldHasText != 0 {
-			f.text = newTermDict(s.str, d.sub(s.terms), s.postings, true, d)
+			f.text = newTermDict(s, d.sub(s.terms), true, d)
 			f.textDocs = d.int(s.n)
 			f.sumTotalTermFreq = int64(d.uvarint())
 			off := d.int(s.norms.len())
@@ -444,23 +444,17 @@ func (s *Snapshot) readFields(dir string) error {
 			}
 		}
 		if f.flags&fieldHasKeyword != 0 {
-			f.keyword = newTermDict(s.str, d.sub(s.terms), s.postings, false, d)
+			f.keyword = newTermDict(s, d.sub(s.terms), false, d)
 		}
 		if f.flags&fieldHasValues != 0 {
 			dv := d.sub(s.docvalues)
-			if d.err == nil && dv.len() < 4*(s.n+1) {
-				d.err = errors.New("doc values out of bounds")
-			}
 			if d.err == nil {
-				f.dvOffsets = span{dv.off, dv.off + 4*(s.n+1)}
-				f.dvEntries = span{dv.off + 4*(s.n+1), dv.end}
+				f.values, d.err = openValues(s.str, dv, s.n)
 			}
-			f.rankAsc = d.array(s.ranks, s.n)
-			f.rankDesc = d.array(s.ranks, s.n)
 		}
 		if f.flags&fieldHasPerms != 0 {
-			f.permAsc = d.array(s.perms, s.n)
-			f.permDesc = d.array(s.perms, s.n)
+			f.permAsc = d.packed(s.perms, s.n, permWidth(s.n))
+			f.permDesc = d.packed(s.perms, s.n, permWidth(s.n))
 		}
 		if _, dup := s.fieldIndex[f.name]; dup && d.err == nil {
 			d.err = errors.New("field " + strconv.Quote(f.name) + " twice")
@@ -522,40 +516,14 @@ type Value struct {
 
 // Values appends item doc's typed values in source order to dst.
 func (f *Field) Values(dst []Value, doc int) []Value {
-	entries := slice(f.dvEntries.of(f.s.str), f.dvOffsets.of(f.s.str), doc)
-	for len(entries) > 0 {
-		v := Value{Kind: ValueKind(entries[0])}
-		entries = entries[1:]
-		switch v.Kind {
-		case KindNumber, KindDate:
-			if len(entries) < 8 {
-				return dst
-			}
-			bitsv := le64(entries)
-			entries = entries[8:]
-			if v.Kind == KindNumber {
-				v.Number = math.Float64frombits(bitsv)
-			} else {
-				v.Millis = int64(bitsv)
-			}
-		case KindString:
-			d := decoder{b: entries}
-			ord := d.uvarint() // not d.int: int is 32 bits under TinyGo's wasm
-			if d.err != nil || ord > math.MaxUint32 {
-				return dst
-			}
-			v.Ord = uint32(ord)
-			entries = d.b
-		case KindBool:
-			if len(entries) < 1 {
-				return dst
-			}
-			v.Bool = entries[0] != 0
-			entries = entries[1:]
-		default:
+	c, base := &f.values, f.s.str
+	from, to := c.itemOrds(base, doc)
+	for j := from; j < to; j++ {
+		t, ok := c.ord(base, j)
+		if !ok {
 			return dst
 		}
-		dst = append(dst, v)
+		dst = append(dst, c.value(base, t))
 	}
 	return dst
 }
@@ -564,25 +532,19 @@ func (f *Field) Values(dst []Value, doc int) []Value {
 // the item lacks the field. Items compare by rank exactly as their values compare
 // under API.md D6/D12.
 func (f *Field) RankAsc(doc int) uint32 {
-	r, ok := u32At(f.rankAsc.of(f.s.str), doc)
-	if !ok {
-		return NoRank
-	}
-	return r
+	lo, _ := f.values.ranks(f.s.str, doc)
+	return lo
 }
 
 // RankDesc is item doc's sort rank for descending order (its largest value); NoRank when
 // the item lacks the field.
 func (f *Field) RankDesc(doc int) uint32 {
-	r, ok := u32At(f.rankDesc.of(f.s.str), doc)
-	if !ok {
-		return NoRank
-	}
-	return r
+	_, hi := f.values.ranks(f.s.str, doc)
+	return hi
 }
 
 // HasSortOrders reports whether the field has precomputed sort orders (top-level fields).
-func (f *Field) HasSortOrders() bool { return f.permAsc.len() > 0 }
+func (f *Field) HasSortOrders() bool { return f.s.n > 0 && f.permAsc.len() > 0 }
 
 // SortedDoc returns the i-th item of the field's precomputed order: ascending by value
 // or descending, ties by ContentID ascending, items without the field last (D6).
@@ -591,95 +553,23 @@ func (f *Field) SortedDoc(i int, desc bool) int {
 	if desc {
 		arr = f.permDesc
 	}
-	v, ok := u32At(arr.of(f.s.str), i)
-	if !ok {
+	if i < 0 || i >= f.s.n || arr.len() == 0 {
+		return -1
+	}
+	v := packedAt(f.s.str, arr.off, uint32(i), permWidth(f.s.n))
+	if int64(v) >= int64(f.s.n) {
 		return -1
 	}
 	return int(v)
 }
 
+// permWidth is the width of the sort orders' item numbers in a snapshot of n items.
+func permWidth(n int) uint8 { return uint8(bitsFor(uint64(n))) }
+
 func le64(b string) uint64 {
 	_ = b[7]
 	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// TermDict is a sorted dictionary of terms with a postings list per term. It holds the
-// file by its start (base) and its parts as spans.
-type TermDict struct {
-	base      string // the whole file
-	positions bool   // postings carry frequencies and positions (analysed text)
-	count     int
-	termOffs  span // u32[count+1] into termBytes
-	postOffs  span // u32[count+1] into postings
-	termBytes span
-	postings  span
-}
-
-func newTermDict(base string, dict, postings span, positions bool, d *decoder) TermDict {
-	if d.err != nil {
-		return TermDict{}
-	}
-	b := dict.of(base)
-	c, ok := u32At(b, 0)
-	if !ok || uint64(c) > uint64(len(b))/8 {
-		d.err = errors.New("term dictionary out of bounds")
-		return TermDict{}
-	}
-	count := int(c)
-	head := 4 + 8*(count+1)
-	if head > len(b) {
-		d.err = errors.New("term dictionary out of bounds")
-		return TermDict{}
-	}
-	return TermDict{
-		base:      base,
-		positions: positions,
-		count:     count,
-		termOffs:  span{dict.off + 4, dict.off + 4 + 4*(count+1)},
-		postOffs:  span{dict.off + 4 + 4*(count+1), dict.off + head},
-		termBytes: span{dict.off + head, dict.end},
-		postings:  postings,
-	}
-}
-
-// Len is the number of terms.
-func (t TermDict) Len() int { return t.count }
-
-// Term returns term i (0 <= i < Len), in byte order.
-func (t TermDict) Term(i int) string {
-	if t.base == "" {
-		return ""
-	}
-	return slice(t.termBytes.of(t.base), t.termOffs.of(t.base), i)
-}
-
-// Find returns the index of term, or the index where it would be and false.
-func (t TermDict) Find(term string) (int, bool) {
-	lo, hi := 0, t.count
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if t.Term(mid) < term {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo, lo < t.count && t.Term(lo) == term
-}
-
-// Postings returns a cursor over term i's postings list.
-func (t TermDict) Postings(i int) Postings {
-	if t.base == "" || i < 0 || i >= t.count {
-		return Postings{}
-	}
-	start, ok1 := u32At(t.postOffs.of(t.base), i)
-	end, ok2 := u32At(t.postOffs.of(t.base), i+1)
-	list, ok3 := t.postings.sub(int(start), int(end)-int(start))
-	if !ok1 || !ok2 || !ok3 || start > end {
-		return Postings{}
-	}
-	return openPostings(t.base, list, t.positions)
 }
 
 // chainError is an error that says what happened in terms of a cause (the role fmt's

@@ -304,6 +304,12 @@ type fieldBuilder struct {
 	base, span int
 }
 
+// postingBuf is one term's postings in one range of items, as the indexing pass
+// records them, and as appendPostingList reads them back: per item, the uvarint delta
+// from the item before (the first from item 0, so that ranges need no base); for text,
+// then the uvarint frequency and that many uvarint positions, the first as it is and
+// the next ones as deltas. Varints keep the builder's memory small; the lists are
+// packed when the dictionaries are prepared, across ranges.
 type postingBuf struct {
 	buf     []byte
 	df      int
@@ -314,6 +320,8 @@ type postingBuf struct {
 	groupDoc int
 }
 
+// addDoc records item doc, after the items recorded so far; a text item's positions
+// follow with addPositions.
 func (p *postingBuf) addDoc(doc int) {
 	p.buf = binary.AppendUvarint(p.buf, uint64(doc-p.lastDoc))
 	p.lastDoc = doc
@@ -322,16 +330,15 @@ func (p *postingBuf) addDoc(doc int) {
 
 // docScratch gathers one item's scalar values per field before they are indexed.
 type docScratch struct {
-	order     []int // the slots of the current item's paths, in first-seen order
-	slots     []pathSlot
-	children  map[childKey]int
-	byPath    map[string]int
-	item      int // the current item's count, from 1
-	tokens    []analysis.Token
-	positions []byte
-	groups    []termGroup // the item's distinct terms, in first-seen order
-	tokGroup  []int32     // per token, its term's group
-	grouped   []int       // the tokens' positions, group after group
+	order    []int // the slots of the current item's paths, in first-seen order
+	slots    []pathSlot
+	children map[childKey]int
+	byPath   map[string]int
+	item     int // the current item's count, from 1
+	tokens   []analysis.Token
+	groups   []termGroup // the item's distinct terms, in first-seen order
+	tokGroup []int32     // per token, its term's group
+	grouped  []int       // the tokens' positions, group after group
 }
 
 // termGroup is one distinct term of an item: its postings, how many times the item has
@@ -385,7 +392,7 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secBodyDict, dict)
 	b.section(secIDs, ids)
 	b.section(secIDOffsets, idOffs)
-	fs := buildFieldSections(fields, n)
+	fs := buildFieldSections(fields, itemIDs(items))
 	for _, s := range []struct {
 		name string
 		data []byte
@@ -399,7 +406,6 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secPostings, fs.postings)
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
-	b.section(secRanks, fs.ranks)
 	b.section(secPerms, fs.perms)
 	for _, d := range w.derived {
 		b.section(d.name, d.build(n, func(i int) []byte { return items[i].json }))
@@ -484,7 +490,7 @@ func validDerivedName(name string) bool {
 	}
 	switch name {
 	case secMeta, secBodyOffsets, secBodyBlocks, secBodyDict, secIDs, secIDOffsets, secFields, secTerms,
-		secPostings, secNorms, secDocValues, secRanks, secPerms:
+		secPostings, secNorms, secDocValues, secPerms:
 		return false
 	}
 	return true
@@ -654,18 +660,17 @@ func (fb *fieldBuilder) addTokens(doc int, s *docScratch) {
 	for _, g := range s.groups {
 		start := end
 		end += g.count
-		// Per item: delta, frequency, the byte length of the positions, then the
-		// positions (deltas), so that scoring skips positions without decoding them.
-		pb := g.pb
-		pb.addDoc(doc)
-		pb.buf = binary.AppendUvarint(pb.buf, uint64(g.count))
-		s.positions = s.positions[:0]
-		last := 0
-		for _, p := range s.grouped[start:end] {
-			s.positions = binary.AppendUvarint(s.positions, uint64(p-last))
-			last = p
-		}
-		pb.buf = binary.AppendUvarint(pb.buf, uint64(len(s.positions)))
-		pb.buf = append(pb.buf, s.positions...)
+		g.pb.addDoc(doc)
+		g.pb.addPositions(s.grouped[start:end])
+	}
+}
+
+// addPositions records the positions (ascending) of the text item last added.
+func (p *postingBuf) addPositions(positions []int) {
+	p.buf = binary.AppendUvarint(p.buf, uint64(len(positions)))
+	last := 0
+	for _, pos := range positions {
+		p.buf = binary.AppendUvarint(p.buf, uint64(pos-last))
+		last = pos
 	}
 }

@@ -14,7 +14,11 @@ import (
 // fieldSections are the sections that index the fields: the field directory (dir)
 // and the sections its entries point into.
 type fieldSections struct {
-	dir, terms, postings, norms, docvalues, ranks, perms []byte
+	// ids are the items' ContentIDs in item order: a dictionary of exactly these refers
+	// to the ids section instead of storing them again (termdict.go, kind 2).
+	ids []string
+
+	dir, terms, postings, norms, docvalues, perms []byte
 }
 
 // preparedField is one field's encoded structures, with offsets relative to its own
@@ -27,9 +31,8 @@ type preparedField struct {
 	textDocs      int
 	sumTTF        int64
 	norms         []byte
-	docvalues     []byte
-	asc, desc     []byte // u32 ranks per item; desc only for a multi-valued field
-	permAsc       []byte // u32 sort orders, top-level fields only
+	docvalues     []byte // the value column (values.go)
+	permAsc       []byte // sort orders, top-level fields only: item numbers packed at permWidth bits
 	permDesc      []byte
 }
 
@@ -43,8 +46,10 @@ type preparedDict struct {
 }
 
 // buildFieldSections writes the directory entry and index structures of every field,
-// in name order, for n items. The fields' builders are released as they are encoded.
-func buildFieldSections(fields map[string]fieldParts, n int) fieldSections {
+// in name order, for the items whose ContentIDs are ids. The fields' builders are
+// released as they are encoded.
+func buildFieldSections(fields map[string]fieldParts, ids []string) fieldSections {
+	n := len(ids)
 	names := sortedKeys(fields)
 	builders := make([]fieldParts, len(names))
 	for i, name := range names {
@@ -56,7 +61,7 @@ func buildFieldSections(fields map[string]fieldParts, n int) fieldSections {
 		prepared[i] = prepareField(builders[i], n)
 		builders[i] = nil
 	})
-	var s fieldSections
+	s := fieldSections{ids: ids}
 	s.reserve(prepared)
 	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
 	for i := range prepared {
@@ -68,26 +73,21 @@ func buildFieldSections(fields map[string]fieldParts, n int) fieldSections {
 
 // reserve sizes the sections for the prepared fields, so that appending never copies.
 func (s *fieldSections) reserve(fields []preparedField) {
-	var terms, postings, norms, docvalues, ranks, perms int
+	var terms, postings, norms, docvalues, perms int
 	for i := range fields {
 		f := &fields[i]
 		for _, d := range [...]*preparedDict{&f.text, &f.keyword} {
-			terms += 3 + 4*(1+2*(len(d.terms)+1))
-			for _, t := range d.terms {
-				terms += len(t)
-			}
+			terms += 3 + termDictSize(d, s.ids) // 3: the most alignment before it
 			postings += len(d.postings)
 		}
 		norms += len(f.norms)
 		docvalues += len(f.docvalues)
-		ranks += len(f.asc) + len(f.desc)
 		perms += len(f.permAsc) + len(f.permDesc)
 	}
 	s.terms = make([]byte, 0, terms)
 	s.postings = make([]byte, 0, postings)
 	s.norms = make([]byte, 0, norms)
 	s.docvalues = make([]byte, 0, docvalues)
-	s.ranks = make([]byte, 0, ranks)
 	s.perms = make([]byte, 0, perms)
 }
 
@@ -104,28 +104,24 @@ func prepareField(fp fieldParts, n int) preparedField {
 		p.terms, p.keywords = nil, nil
 	}
 	if f.flags&fieldHasText != 0 {
-		f.text = prepareDict(terms)
+		f.text = prepareDict(terms, true)
 		f.norms = fp.norms(n)
 	}
 	var kwOrder map[string]uint32
 	if f.flags&fieldHasKeyword != 0 {
-		f.keyword = prepareDict(keywords)
+		f.keyword = prepareDict(keywords, false)
 		kwOrder = make(map[string]uint32, len(f.keyword.terms))
 		for i, k := range f.keyword.terms {
 			kwOrder[k] = uint32(i)
 		}
 	}
 	if f.flags&fieldHasValues != 0 {
-		f.docvalues = appendDocValues(nil, fp, n, kwOrder)
-		asc, desc := fp.ranks(n)
-		f.asc = appendU32s(make([]byte, 0, 4*n), asc)
-		if f.flags&fieldMultiValued != 0 {
-			f.desc = appendU32s(make([]byte, 0, 4*n), desc)
-		}
+		vals := encodeValues(fp, n, kwOrder, f.flags&fieldHasPerms != 0)
+		f.docvalues = vals.bytes
 		if f.flags&fieldHasPerms != 0 {
-			pa, pd := sortOrders(asc, desc)
-			f.permAsc = appendU32s(make([]byte, 0, 4*n), pa)
-			f.permDesc = appendU32s(make([]byte, 0, 4*n), pd)
+			pa, pd := sortOrders(vals.asc, vals.desc)
+			f.permAsc = appendPacked(nil, pa, uint(permWidth(n)))
+			f.permDesc = appendPacked(nil, pd, uint(permWidth(n)))
 		}
 	}
 	return f
@@ -144,9 +140,9 @@ func (fp fieldParts) norms(n int) []byte {
 }
 
 // prepareDict sorts a dictionary's terms and lays out their postings lists, from the
-// dictionaries of consecutive ranges of items. A range's list continues the previous
-// ones: its first delta, counted from item 0, is re-coded from their last item.
-func prepareDict(dicts []map[string]*postingBuf) preparedDict {
+// dictionaries of consecutive ranges of items; positions says whether it is a text
+// dictionary (frequencies and positions) or a keyword one.
+func prepareDict(dicts []map[string]*postingBuf, positions bool) preparedDict {
 	var d preparedDict
 	size := 0
 	for _, dict := range dicts {
@@ -160,6 +156,7 @@ func prepareDict(dicts []map[string]*postingBuf) preparedDict {
 	d.starts = make([]uint32, 0, len(d.terms)+1)
 	d.postings = make([]byte, 0, size)
 	lists := make([]*postingBuf, 0, len(dicts))
+	pw := postingsWriter{positions: positions}
 	for _, term := range d.terms {
 		d.starts = append(d.starts, uint32(len(d.postings)))
 		lists, df := lists[:0], 0
@@ -169,30 +166,10 @@ func prepareDict(dicts []map[string]*postingBuf) preparedDict {
 				df += pb.df
 			}
 		}
-		d.postings = appendPostingList(d.postings, lists, df)
+		d.postings = pw.appendPostingList(d.postings, lists, df)
 	}
 	d.starts = append(d.starts, uint32(len(d.postings)))
 	return d
-}
-
-// appendPostingList appends one term's postings list, which openPostings reads, from
-// its buffers of consecutive ranges of items (df postings in all): the document
-// frequency, then the list. A range's list continues the previous ones: its first
-// delta, counted from item 0, is re-coded from their last item.
-func appendPostingList(dst []byte, lists []*postingBuf, df int) []byte {
-	dst = binary.AppendUvarint(dst, uint64(df))
-	last := 0
-	for i, pb := range lists {
-		buf := pb.buf
-		if i > 0 {
-			first, k := binary.Uvarint(buf)
-			dst = binary.AppendUvarint(dst, first-uint64(last))
-			buf = buf[k:]
-		}
-		dst = append(dst, buf...)
-		last = pb.lastDoc
-	}
-	return dst
 }
 
 // flags returns the field's directory flags: where it is and which index structures
@@ -232,26 +209,19 @@ func (s *fieldSections) addField(f *preparedField) {
 	s.dir = binary.AppendUvarint(s.dir, uint64(f.docCount))
 	if f.flags&fieldHasText != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text)
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text, s.ids)
 		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), len(s.norms))
 		s.norms = append(s.norms, f.norms...)
 	}
 	if f.flags&fieldHasKeyword != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword)
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword, s.ids)
 		s.dir = appendUvarints(s.dir, off, size)
 	}
 	if f.flags&fieldHasValues != 0 {
 		dvOff := len(s.docvalues)
 		s.docvalues = append(s.docvalues, f.docvalues...)
-		ascOff := len(s.ranks)
-		s.ranks = append(s.ranks, f.asc...)
-		descOff := ascOff
-		if f.desc != nil {
-			descOff = len(s.ranks)
-			s.ranks = append(s.ranks, f.desc...)
-		}
-		s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff, ascOff, descOff)
+		s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff)
 		if f.flags&fieldHasPerms != 0 {
 			s.dir = appendUvarints(s.dir, len(s.perms))
 			s.perms = append(s.perms, f.permAsc...)

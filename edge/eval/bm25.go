@@ -124,8 +124,10 @@ func (e *Evaluator) stats(f *snapshot.Field, keyword bool) fieldStats {
 	dict := f.Keyword()
 	set := newDocSet(e.n)
 	var sum int64
-	for i := 0; i < dict.Len(); i++ {
-		p := dict.Postings(i)
+	// An iterator of its own, not termsFrom's: stats runs once per field and evaluator,
+	// from wherever a term is first scored.
+	for it := dict.Iter(0); it.Next(); {
+		p := it.Postings()
 		sum += int64(p.DocFreq)
 		for doc := p.Next(); doc >= 0; doc = p.Next() {
 			set.add(doc)

@@ -670,7 +670,7 @@ func inBound(v snapshot.Value, b *query.Bound, dict snapshot.TermDict, upper boo
 	case v.Kind == snapshot.KindNumber && b.Value.Kind == query.ScalarNumber:
 		c = cmp.Compare(v.Number, b.Value.Number)
 	case v.Kind == snapshot.KindString && b.Value.Kind == query.ScalarString:
-		c = strings.Compare(dict.Term(int(v.Ord)), b.Value.Str)
+		c = dict.Compare(int(v.Ord), b.Value.Str)
 	case v.Kind == snapshot.KindBool && b.Value.Kind == query.ScalarBool:
 		c = boolCmp(v.Bool, b.Value.Bool)
 	default:

@@ -25,6 +25,9 @@ type Evaluator struct {
 	// maxAnswer bounds the answer a request builds (CheckAnswer); 0 means unlimited.
 	maxAnswer int
 
+	// termIter is the term iterator the scans of dictionaries reuse (termsFrom).
+	termIter snapshot.TermIter
+
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
 	norms        map[fieldStats]*[256]float32  // normTable, per field statistics

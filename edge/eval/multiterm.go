@@ -87,17 +87,35 @@ func (e *Evaluator) multiTermSet(q query.Query) (docSet, error) {
 	return e.expandErr(dict, prefix, pred)
 }
 
+// termsFrom returns the evaluator's term iterator, reset to term from of dict. Reusing
+// one iterator keeps the buffer it assembles terms in, so that a scan allocates nothing.
+// One scan must end before the next starts: none runs inside another (no predicate or
+// step of a scan scans).
+func (e *Evaluator) termsFrom(dict snapshot.TermDict, from int) *snapshot.TermIter {
+	e.termIter.Reset(dict, from)
+	return &e.termIter
+}
+
+// termsDone empties the evaluator's term iterator at the end of a scan, so that
+// between requests the evaluator holds the file by its first byte only (an iterator
+// holds its current term where it lies in the file, and an interior pointer costs
+// TinyGo's collector a walk back to the buffer's head at every collection).
+func (e *Evaluator) termsDone() { e.termIter.Reset(snapshot.TermDict{}, 0) }
+
 // expand is expandErr for predicates that cannot fail.
 func (e *Evaluator) expand(dict snapshot.TermDict, prefix string, pred func(string) bool) (docSet, error) {
 	return e.expandErr(dict, prefix, func(t string) (bool, error) { return pred(t), nil })
 }
 
 // expandErr unions the postings of the terms starting with prefix that pred accepts.
+// pred must not keep the term it is given, which lasts only until the next term.
 func (e *Evaluator) expandErr(dict snapshot.TermDict, prefix string, pred func(string) (bool, error)) (docSet, error) {
 	set := newDocSet(e.n)
 	matched := 0
-	for i, _ := dict.Find(prefix); i < dict.Len(); i++ {
-		t := dict.Term(i)
+	start, _ := dict.Find(prefix)
+	defer e.termsDone()
+	for it := e.termsFrom(dict, start); it.Next(); {
+		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {
 			break
 		}
@@ -114,7 +132,7 @@ func (e *Evaluator) expandErr(dict snapshot.TermDict, prefix string, pred func(s
 		if matched++; matched > maxExpansions {
 			return nil, edge.Errorf(edge.CodeTooComplex, "the pattern matches more than %d terms (the expansion limit)", maxExpansions)
 		}
-		p := dict.Postings(i)
+		p := it.Postings()
 		if err := e.spend(p.DocFreq); err != nil {
 			return nil, err
 		}
@@ -171,10 +189,10 @@ func compileLuceneRegexp(pattern string, caseInsensitive bool) (*automaton.Match
 	return nil, edge.Wrap(e, edge.CodeInvalidQuery, "invalid regular expression %q: %s", edge.Clip(pattern), e.Msg)
 }
 
-// fuzzyTerm is one expansion of a fuzzy term with Lucene's boost for it.
+// fuzzyTerm is one expansion of a fuzzy term (term index of the dictionary) with
+// Lucene's boost for it.
 type fuzzyTerm struct {
 	index int
-	term  string
 	boost float32
 }
 
@@ -202,8 +220,10 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 	var found []fuzzyTerm
 	var buf []rune
 	matched := 0
-	for i, _ := dict.Find(prefix); i < dict.Len(); i++ {
-		t := dict.Term(i)
+	start, _ := dict.Find(prefix)
+	defer e.termsDone()
+	for it := e.termsFrom(dict, start); it.Next(); {
+		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {
 			break
 		}
@@ -222,7 +242,7 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 		if d > 0 {
 			b = 1 - float32(d)/float32(min(len(buf), len(target)))
 		}
-		found = append(found, fuzzyTerm{index: i, term: t, boost: b})
+		found = append(found, fuzzyTerm{index: it.Index(), boost: b})
 	}
 	stableSort(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] }, func(i, j int) int {
 		a, b := &found[i], &found[j]
@@ -232,7 +252,8 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 		case a.boost < b.boost:
 			return 1
 		}
-		return strings.Compare(a.term, b.term)
+		// Ties by term: the dictionary's order is the terms' byte order.
+		return a.index - b.index
 	})
 	if len(found) > keep {
 		found = found[:keep]

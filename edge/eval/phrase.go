@@ -194,16 +194,26 @@ func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float
 	}
 	dict := f.Text()
 	prefix := q.Terms[len(q.Terms)-1]
-	var expansions []string
-	for i, _ := dict.Find(prefix); i < dict.Len() && len(expansions) < max; i++ {
-		t := dict.Term(i)
+	// The iterator's terms last until its next term: the expansions are copied, end to
+	// end into one buffer, then cut from one string.
+	var buf []byte
+	var ends []int
+	start, _ := dict.Find(prefix)
+	defer e.termsDone()
+	for it := e.termsFrom(dict, start); len(ends) < max && it.Next(); {
+		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {
 			break
 		}
-		expansions = append(expansions, t)
+		buf = append(buf, t...)
+		ends = append(ends, len(buf))
 	}
-	if len(expansions) == 0 {
+	if len(ends) == 0 {
 		return scored{set: newDocSet(e.n)}, nil
+	}
+	all, expansions, from := string(buf), make([]string, len(ends)), 0
+	for k, end := range ends {
+		expansions[k], from = all[from:end], end
 	}
 	return e.phrase(q.Field, phraseSlots(q.Terms, q.Positions, expansions), q.Slop, scoring, boost)
 }

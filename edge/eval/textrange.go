@@ -44,14 +44,15 @@ func (e *Evaluator) textRange(q query.Range) (set docSet, ok bool, err error) {
 	if q.Upper != nil {
 		hi, incHi = termBound(q.Upper), q.Upper.Inclusive
 	}
-	for ; i < dict.Len(); i++ {
-		t := dict.Term(i)
+	defer e.termsDone()
+	for it := e.termsFrom(dict, i); it.Next(); {
+		t := it.Term()
 		if q.Upper != nil {
 			if c := strings.Compare(t, hi); c > 0 || c == 0 && !incHi {
 				break
 			}
 		}
-		p := dict.Postings(i)
+		p := it.Postings()
 		if err := e.spend(1 + p.DocFreq); err != nil {
 			return nil, true, err
 		}

@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -53,6 +54,10 @@ type asset struct {
 	body        []byte
 	contentType string
 	compress    bool
+	// file, when set, is read instead of body: a snapshot whose item bodies stay on
+	// disk (the host's --bodies=file), size bytes long, tagged by its content hash.
+	file io.ReaderAt
+	size int64
 
 	// Made on first use, not at startup (the host's time to first answer is budgeted).
 	tagOnce sync.Once
@@ -192,6 +197,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			hd.Set("ETag", strings.TrimSuffix(a.tag(), `"`)+`-gzip"`)
 		}
 	}
+	if a.file != nil {
+		http.ServeContent(w, r, "", time.Time{}, io.NewSectionReader(a.file, 0, a.size))
+		return
+	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
 }
 
@@ -214,6 +223,11 @@ func (h *handler) snapshot(env string) *asset {
 			return a
 		}
 		a := newAsset(f.Data, "application/octet-stream", false)
+		if f.Bodies != nil {
+			// Data is only the index part: the browser gets the whole file from disk.
+			a = &asset{file: f.Bodies, size: f.Snap.Size(), contentType: "application/octet-stream"}
+			a.tagOnce.Do(func() { a.etag = `"` + f.Snap.Version()[:32] + `"` })
+		}
 		for k := range h.snaps { // keep only the served version of each environment
 			if strings.HasPrefix(k, env+"\x00") {
 				delete(h.snaps, k)

@@ -1,12 +1,15 @@
 package webui_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -180,6 +183,34 @@ func TestPages(t *testing.T) {
 	}
 	if w := serve(h, "GET", "/"); !strings.Contains(w.Header().Get("Content-Security-Policy"), "'wasm-unsafe-eval'") {
 		t.Errorf("the page's CSP does not let it compile the module: %q", w.Header().Get("Content-Security-Policy"))
+	}
+}
+
+// TestSnapshotWithBodiesOnDisk checks that a snapshot opened by its index part (the
+// host's --bodies=file) is still downloaded whole, with ranges, by the in-browser mode.
+func TestSnapshotWithBodiesOnDisk(t *testing.T) {
+	whole := edgetest.DemoSnapshot(t)
+	path := filepath.Join(t.TempDir(), "demo.snap")
+	if err := os.WriteFile(path, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := snapdir.OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Data) >= len(whole) {
+		t.Fatalf("the index part is %d bytes of %d", len(f.Data), len(whole))
+	}
+	h := webui.Handler(webui.Options{Snapshots: func() []snapdir.File { return []snapdir.File{f} }, Next: http.NotFoundHandler()})
+	w := serve(h, "GET", "/web/snapshots/demo.snap")
+	if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), whole) {
+		t.Fatalf("demo.snap: %d, %d bytes, want the %d bytes of the file", w.Code, w.Body.Len(), len(whole))
+	}
+	if again := serve(h, "GET", "/web/snapshots/demo.snap", "If-None-Match", w.Header().Get("ETag")); again.Code != http.StatusNotModified {
+		t.Errorf("with its ETag: %d, want 304", again.Code)
+	}
+	if part := serve(h, "GET", "/web/snapshots/demo.snap", "Range", "bytes=100-199"); part.Code != http.StatusPartialContent || !bytes.Equal(part.Body.Bytes(), whole[100:200]) {
+		t.Errorf("a range: %d, %d bytes", part.Code, part.Body.Len())
 	}
 }
 

@@ -1,0 +1,243 @@
+// The value columns: a field's typed values and sort ranks, read in place.
+//
+// A field's column is one table of its distinct values in rank order and, per item that
+// has values, ordinals into that table; an item's ranks are its values' places in the
+// table. Items without the field cost one bit (none when every item has it), so a
+// field that few items have costs little more than its values.
+//
+//	header (36 bytes)
+//	  flags u32 (valuesDense, valuesMulti, valuesStringIdentity, valuesTieRanks)
+//	  ordinal width u8, start width u8, reserved u16
+//	  present items u32 (k), distinct values u32 (d), values u32 (m), and the number of
+//	  distinct numbers, dates, strings and booleans u32 each (they sum to d)
+//	presence (unless dense): u32[ceil(n/512)] present items before each 512-item block,
+//	  then a bitmap u64[ceil(n/64)] (bit i of word w: item 64w+i has values)
+//	the distinct values in rank order: numbers f64, dates i64 (ms since the epoch),
+//	  strings u32 keyword ordinals (absent when string i is keyword i), booleans u8
+//	tie ranks (only when two entries compare equal, as -0 and 0 do): u32[d]
+//	ordinals: m values at the ordinal width, item after item in source order
+//	starts (multi-valued only): k+1 values at the start width, where each present
+//	  item's ordinals start
+//
+// Packed arrays hold values least significant bit first and end with packedSlack zero
+// bytes, so that any value is one 8-byte load.
+
+package snapshot
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+)
+
+// Value column flags.
+const (
+	valuesDense          = 1 << iota // every item has values: no presence bitmap
+	valuesMulti                      // some item has several values: starts present
+	valuesStringIdentity             // the i-th distinct string is keyword term i
+	valuesTieRanks                   // ranks stored apart from table positions
+)
+
+const (
+	valuesHeaderSize = 36
+	// presenceBlock is how many items share one count of the presence directory: a
+	// lookup counts the bits of at most presenceBlock/64 words.
+	presenceBlock = 512
+	packedSlack   = 8
+)
+
+// valuesHeader is a value column's header.
+type valuesHeader struct {
+	flags              uint32
+	ordWidth, offWidth uint8
+	items, distinct    uint32
+	values             uint32
+	kinds              [4]uint32 // numbers, dates, strings, booleans
+}
+
+// valueIndex is an opened value column (the reader's side of a valueColumn): offsets into the file and the header's
+// counts, so that reading a value costs no allocation.
+type valueIndex struct {
+	h              valuesHeader
+	dir, words     int // presence directory and bitmap (unless dense)
+	numbers, dates int
+	strings, bools int
+	ties           int
+	ords, starts   int
+	n              int  // items in the snapshot
+	present        bool // the column exists
+}
+
+// packedLen is the stored size of count values of width bits.
+func packedLen(count uint64, width uint8) uint64 {
+	return (count*uint64(width)+7)/8 + packedSlack
+}
+
+// openValues reads the column at base[sec.off:sec.end] of a field over n items.
+func openValues(base string, sec span, n int) (valueIndex, error) {
+	bad := errors.New("value column out of bounds")
+	if sec.len() < valuesHeaderSize {
+		return valueIndex{}, bad
+	}
+	b := base[sec.off:sec.end]
+	h := valuesHeader{flags: le32(b), ordWidth: b[4], offWidth: b[5]}
+	h.items, h.distinct, h.values = le32(b[8:]), le32(b[12:]), le32(b[16:])
+	sum := uint64(0)
+	for i := range h.kinds {
+		h.kinds[i] = le32(b[20+4*i:])
+		sum += uint64(h.kinds[i])
+	}
+	multi := h.flags&valuesMulti != 0
+	switch {
+	case h.ordWidth == 0 || h.ordWidth > 32 || multi && (h.offWidth == 0 || h.offWidth > 32):
+		return valueIndex{}, errors.New("value column widths")
+	case uint64(h.items) > uint64(n) || sum != uint64(h.distinct) || h.distinct > h.values ||
+		!multi && h.values != h.items || multi && h.values < h.items || h.kinds[3] > 2:
+		return valueIndex{}, errors.New("value column counts")
+	case h.flags&valuesDense != 0 && uint64(h.items) != uint64(n):
+		return valueIndex{}, errors.New("value column counts")
+	}
+	c := valueIndex{h: h, n: n, present: true}
+	at := uint64(sec.off) + valuesHeaderSize
+	take := func(size uint64) int {
+		start := at
+		at += size
+		return int(start)
+	}
+	if h.flags&valuesDense == 0 {
+		c.dir = take(4 * uint64((n+presenceBlock-1)/presenceBlock))
+		c.words = take(8 * uint64((n+63)/64))
+	}
+	c.numbers = take(8 * uint64(h.kinds[0]))
+	c.dates = take(8 * uint64(h.kinds[1]))
+	c.strings = at2(take, h.flags&valuesStringIdentity == 0, 4*uint64(h.kinds[2]))
+	c.bools = take(uint64(h.kinds[3]))
+	c.ties = at2(take, h.flags&valuesTieRanks != 0, 4*uint64(h.distinct))
+	c.ords = take(packedLen(uint64(h.values), h.ordWidth))
+	c.starts = at2(take, multi, packedLen(uint64(h.items)+1, h.offWidth))
+	if at > uint64(sec.end) {
+		return valueIndex{}, bad
+	}
+	return c, nil
+}
+
+// at2 takes size bytes when present is set (an optional part), else none.
+func at2(take func(uint64) int, present bool, size uint64) int {
+	if !present {
+		return take(0)
+	}
+	return take(size)
+}
+
+func le32(b string) uint32 {
+	_ = b[3]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// bitsFor is the number of bits that hold every value below limit (at least 1).
+func bitsFor(limit uint64) int {
+	if limit <= 1 {
+		return 1
+	}
+	return bits.Len64(limit - 1)
+}
+
+// packedAt reads value j of the packed array at base[off:] of the given width; the
+// caller has checked j against the array's count.
+func packedAt(base string, off int, j uint32, width uint8) uint32 {
+	bit := uint64(j) * uint64(width)
+	at := off + int(bit>>3)
+	return uint32(le64(base[at:at+8])>>(bit&7)) & uint32(1<<width-1)
+}
+
+// item returns the place of item doc among the column's present items, and false when
+// doc has no values.
+func (c *valueIndex) item(base string, doc int) (uint32, bool) {
+	if !c.present || doc < 0 || doc >= c.n {
+		return 0, false
+	}
+	if c.h.flags&valuesDense != 0 {
+		return uint32(doc), true
+	}
+	w := doc >> 6
+	word := le64(base[c.words+8*w:])
+	if word>>(doc&63)&1 == 0 {
+		return 0, false
+	}
+	r := le32(base[c.dir+4*(doc>>9):])
+	for i := (doc >> 9) << 3; i < w; i++ {
+		r += uint32(bits.OnesCount64(le64(base[c.words+8*i:])))
+	}
+	r += uint32(bits.OnesCount64(word & (1<<(doc&63) - 1)))
+	return r, r < c.h.items
+}
+
+// itemOrds returns the range of item doc's ordinals, [from, to), empty when it has none.
+func (c *valueIndex) itemOrds(base string, doc int) (from, to uint32) {
+	k, ok := c.item(base, doc)
+	if !ok {
+		return 0, 0
+	}
+	if c.h.flags&valuesMulti == 0 {
+		return k, k + 1
+	}
+	from = packedAt(base, c.starts, k, c.h.offWidth)
+	to = packedAt(base, c.starts, k+1, c.h.offWidth)
+	if from > to || to > c.h.values {
+		return 0, 0
+	}
+	return from, to
+}
+
+// ord returns the table entry of the j-th ordinal (j < values), false when corrupt.
+func (c *valueIndex) ord(base string, j uint32) (uint32, bool) {
+	t := packedAt(base, c.ords, j, c.h.ordWidth)
+	return t, t < c.h.distinct
+}
+
+// rank is table entry t's sort rank.
+func (c *valueIndex) rank(base string, t uint32) uint32 {
+	if c.h.flags&valuesTieRanks == 0 {
+		return t
+	}
+	return le32(base[c.ties+4*int(t):])
+}
+
+// value returns table entry t (t < distinct).
+func (c *valueIndex) value(base string, t uint32) Value {
+	k := c.h.kinds
+	switch {
+	case t < k[0]:
+		return Value{Kind: KindNumber, Number: math.Float64frombits(le64(base[c.numbers+8*int(t):]))}
+	case t-k[0] < k[1]:
+		return Value{Kind: KindDate, Millis: int64(le64(base[c.dates+8*int(t-k[0]):]))}
+	case t-k[0]-k[1] < k[2]:
+		i := t - k[0] - k[1]
+		if c.h.flags&valuesStringIdentity != 0 {
+			return Value{Kind: KindString, Ord: i}
+		}
+		return Value{Kind: KindString, Ord: le32(base[c.strings+4*int(i):])}
+	default:
+		return Value{Kind: KindBool, Bool: base[c.bools+int(t-k[0]-k[1]-k[2])] != 0}
+	}
+}
+
+// ranks returns item doc's smallest and largest rank, or NoRank twice.
+func (c *valueIndex) ranks(base string, doc int) (lo, hi uint32) {
+	from, to := c.itemOrds(base, doc)
+	lo, hi = NoRank, NoRank
+	for j := from; j < to; j++ {
+		t, ok := c.ord(base, j)
+		if !ok {
+			return NoRank, NoRank
+		}
+		r := c.rank(base, t)
+		if lo == NoRank || r < lo {
+			lo = r
+		}
+		if hi == NoRank || r > hi {
+			hi = r
+		}
+	}
+	return lo, hi
+}

@@ -1,0 +1,168 @@
+package snapshot
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// valueCase is one item's values of the field under test, as JSON, and what Values
+// must give back.
+type valueCase struct {
+	json string // the member's JSON, "" for an item without it
+	want string // Values rendered by renderValues
+}
+
+// renderValues prints values as kind:value, numbers with their sign bit.
+func renderValues(f *Field, vals []Value) string {
+	var parts []string
+	for _, v := range vals {
+		switch v.Kind {
+		case KindNumber:
+			parts = append(parts, fmt.Sprintf("n:%v/%v", v.Number, math.Signbit(v.Number)))
+		case KindDate:
+			parts = append(parts, fmt.Sprintf("d:%d", v.Millis))
+		case KindString:
+			parts = append(parts, "s:"+f.Keyword().Term(int(v.Ord)))
+		case KindBool:
+			parts = append(parts, fmt.Sprintf("b:%v", v.Bool))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// TestValueColumns builds fields of every shape a value column takes (dense and
+// sparse, single- and multi-valued, mixed kinds, -0 beside 0, presence across
+// directory blocks) and reads every item's values and ranks back.
+func TestValueColumns(t *testing.T) {
+	tests := []struct {
+		name  string
+		items int
+		at    func(i int) valueCase
+	}{
+		{"dense numbers with -0 and 0", 5, func(i int) valueCase {
+			return [...]valueCase{{"-0", "n:-0/true"}, {"0", "n:0/false"}, {"1.5", "n:1.5/false"}, {"-2", "n:-2/true"}, {"0", "n:0/false"}}[i]
+		}},
+		{"sparse strings across directory blocks", 1500, func(i int) valueCase {
+			if i%7 != 3 && i != 1499 {
+				return valueCase{}
+			}
+			s := fmt.Sprintf("v%03d", i%97)
+			return valueCase{`"` + s + `"`, "s:" + s}
+		}},
+		{"multi-valued mixed kinds with duplicates", 700, func(i int) valueCase {
+			switch i % 5 {
+			case 0:
+				return valueCase{}
+			case 1:
+				return valueCase{`[3, "x", true, 3]`, "n:3/false,s:x,b:true,n:3/false"}
+			case 2:
+				return valueCase{`["b", "a"]`, "s:b,s:a"}
+			case 3:
+				return valueCase{`false`, "b:false"}
+			}
+			return valueCase{fmt.Sprintf("[%d]", i), fmt.Sprintf("n:%d/false", i)}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			items := make([]string, tc.items)
+			for i := range items {
+				member := ""
+				if c := tc.at(i); c.json != "" {
+					member = `,"Data":{"v":` + c.json + `}`
+				}
+				items[i] = fmt.Sprintf(`{"ContentID":"Content_%05d","Status":"Published"%s}`, i, member)
+			}
+			s, err := Open(build(t, false, items...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := s.Field("Data.v")
+			if f == nil {
+				t.Fatal("no field Data.v")
+			}
+			var vals []Value
+			for doc := range tc.items {
+				c := tc.at(doc)
+				vals = f.Values(vals[:0], doc)
+				if got := renderValues(f, vals); got != c.want {
+					t.Fatalf("item %d: values %q, want %q", doc, got, c.want)
+				}
+				if asc, desc := f.RankAsc(doc), f.RankDesc(doc); (asc == NoRank) != (c.json == "") || (desc == NoRank) != (c.json == "") || asc > desc {
+					t.Fatalf("item %d: ranks %d, %d", doc, asc, desc)
+				}
+			}
+			checkRanksOrder(t, f, tc.items)
+		})
+	}
+}
+
+// checkRanksOrder checks that the ranks of any two items order them as their smallest
+// (ascending) and largest (descending) values compare.
+func checkRanksOrder(t *testing.T, f *Field, n int) {
+	t.Helper()
+	type bound struct {
+		v  buildValue
+		ok bool
+	}
+	bounds := func(doc int) (lo, hi bound) {
+		for _, v := range f.Values(nil, doc) {
+			bv := buildValue{kind: v.Kind, num: v.Number, ms: v.Millis, b: v.Bool}
+			if v.Kind == KindString {
+				bv.str = f.Keyword().Term(int(v.Ord))
+			}
+			if !lo.ok || compareValues(bv, lo.v) < 0 {
+				lo = bound{bv, true}
+			}
+			if !hi.ok || compareValues(bv, hi.v) > 0 {
+				hi = bound{bv, true}
+			}
+		}
+		return lo, hi
+	}
+	sign := func(x int) int { return min(1, max(-1, x)) }
+	for a := 0; a < n; a += 3 {
+		for b := 0; b < n; b += 5 {
+			la, ha := bounds(a)
+			lb, hb := bounds(b)
+			if la.ok && lb.ok {
+				want := sign(compareValues(la.v, lb.v))
+				if got := sign(int(int64(f.RankAsc(a)) - int64(f.RankAsc(b)))); got != want {
+					t.Fatalf("items %d, %d: ascending ranks compare %d, values %d", a, b, got, want)
+				}
+				want = sign(compareValues(ha.v, hb.v))
+				if got := sign(int(int64(f.RankDesc(a)) - int64(f.RankDesc(b)))); got != want {
+					t.Fatalf("items %d, %d: descending ranks compare %d, values %d", a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestValueColumnRejects checks that a column whose header promises more than its
+// bytes hold is refused at open, not read out of bounds later.
+func TestValueColumnRejects(t *testing.T) {
+	h := valuesHeader{items: 3, distinct: 3, values: 3, kinds: [4]uint32{3, 0, 0, 0}, ordWidth: 2, flags: valuesDense}
+	good := h.append(nil)
+	good = append(good, make([]byte, 3*8)...)
+	good = appendPacked(good, []uint32{0, 1, 2}, 2)
+	if _, err := openValues(string(good), span{0, len(good)}, 3); err != nil {
+		t.Fatalf("a well-formed column: %v", err)
+	}
+	for name, mutate := range map[string]func(h *valuesHeader){
+		"truncated":      func(h *valuesHeader) { h.kinds[0], h.distinct = 300, 300 },
+		"kinds mismatch": func(h *valuesHeader) { h.kinds[1] = 1 },
+		"wide ordinals":  func(h *valuesHeader) { h.ordWidth = 33 },
+		"dense but few":  func(h *valuesHeader) { h.items, h.values = 2, 2 },
+		"three booleans": func(h *valuesHeader) { h.kinds = [4]uint32{0, 0, 0, 3} },
+	} {
+		bad := h
+		mutate(&bad)
+		b := append(bad.append(nil), good[valuesHeaderSize:]...)
+		if _, err := openValues(string(b), span{0, len(b)}, 3); err == nil {
+			t.Errorf("%s: opened", name)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+//go:build !wasm
+
+// The writer of term dictionaries, front-coded in blocks as termdict.go reads them.
+
+package snapshot
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// appendTermDict appends a sorted term dictionary (termdict.go has the layout) to terms,
+// 4-byte aligned, and its postings lists to postings, and returns both with the
+// dictionary's offset and size in terms. Postings offsets in the block index are
+// absolute in the postings section. A dictionary whose terms are ids, the items'
+// ContentIDs in item order, is written as a reference to section ids (kind 2).
+func appendTermDict(terms, postings []byte, d *preparedDict, ids []string) ([]byte, []byte, int, int) {
+	for len(terms)%4 != 0 {
+		terms = append(terms, 0)
+	}
+	off := len(terms)
+	n := len(d.terms)
+	fromIDs := isIDs(d, ids)
+	kind := uint32(dictTerms)
+	if fromIDs {
+		kind = dictIDs
+	}
+	terms = binary.LittleEndian.AppendUint32(terms, uint32(n))
+	terms = binary.LittleEndian.AppendUint32(terms, kind)
+	index := len(terms)
+	terms = append(terms, make([]byte, 8*(blockCount(n)+1))...)
+	blocks := len(terms)
+	base := uint32(len(postings))
+	setEntry := func(b, term int) { // block b starts here, with term's postings list
+		binary.LittleEndian.PutUint32(terms[index+8*b:], uint32(len(terms)-blocks))
+		binary.LittleEndian.PutUint32(terms[index+8*b+4:], base+d.starts[term])
+	}
+	for k := range d.terms {
+		if k%termBlock == 0 {
+			setEntry(k/termBlock, k)
+		}
+		if !fromIDs {
+			terms = appendTermEntry(terms, d.terms, k)
+		}
+		terms = binary.AppendUvarint(terms, uint64(d.starts[k+1]-d.starts[k]))
+	}
+	if len(d.starts) > n { // the ends (the zero preparedDict has no starts)
+		setEntry(blockCount(n), n)
+	}
+	postings = append(postings, d.postings...)
+	return terms, postings, off, len(terms) - off
+}
+
+// appendTermEntry appends term k's entry up to its postings list length: whole at the
+// start of a block, else as the prefix it shares with term k-1 and its suffix.
+func appendTermEntry(dst []byte, terms []string, k int) []byte {
+	term, shared := terms[k], 0
+	if k%termBlock != 0 {
+		shared = sharedPrefix(terms[k-1], term)
+		dst = binary.AppendUvarint(dst, uint64(shared))
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(term)-shared))
+	return append(dst, term[shared:]...)
+}
+
+// termDictSize is the size appendTermDict gives d, without the alignment before it, so
+// that the terms section is allocated once at its final size.
+func termDictSize(d *preparedDict, ids []string) int {
+	size := 8 + 8*(blockCount(len(d.terms))+1)
+	fromIDs := isIDs(d, ids)
+	for k, term := range d.terms {
+		if !fromIDs {
+			shared := 0
+			if k%termBlock != 0 {
+				shared = sharedPrefix(d.terms[k-1], term)
+				size += uvarintLen(shared)
+			}
+			size += uvarintLen(len(term)-shared) + len(term) - shared
+		}
+		if k+1 < len(d.starts) {
+			size += uvarintLen(int(d.starts[k+1] - d.starts[k]))
+		}
+	}
+	return size
+}
+
+// isIDs reports whether d's terms are ids, the items' ContentIDs in item order (the
+// keyword dictionary of ContentID, as items are sorted by it).
+func isIDs(d *preparedDict, ids []string) bool {
+	return len(d.terms) > 0 && slices.Equal(d.terms, ids)
+}
+
+// itemIDs lists the items' ContentIDs in order.
+func itemIDs(items []pendingItem) []string {
+	ids := make([]string, len(items))
+	for i := range items {
+		ids[i] = items[i].id
+	}
+	return ids
+}
+
+// sharedPrefix is the length of the longest common prefix of a and b.
+func sharedPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// uvarintLen is the number of bytes of v's uvarint.
+func uvarintLen(v int) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
+}
