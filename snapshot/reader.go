@@ -289,17 +289,21 @@ func (s *Snapshot) ContentID(i int) string {
 }
 
 // Lookup finds the item with ContentID id in O(log n).
-func (s *Snapshot) Lookup(id string) (int, bool) {
-	lo, hi := 0, s.n
+func (s *Snapshot) Lookup(id string) (int, bool) { return searchSorted(s.n, id, s.ContentID) }
+
+// searchSorted returns the index of key among the n sorted strings at(0..n-1), or the
+// index where it would be and false.
+func searchSorted(n int, key string, at func(int) string) (int, bool) {
+	lo, hi := 0, n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if s.ContentID(mid) < id {
+		if at(mid) < key {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	return lo, lo < s.n && s.ContentID(lo) == id
+	return lo, lo < n && at(lo) == key
 }
 
 // FieldNames lists every indexed field (top-level members and dotted paths below them,

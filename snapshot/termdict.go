@@ -158,16 +158,7 @@ func (t TermDict) idTerm(i int) string { return slice(t.ids.of(t.base), t.idOffs
 // allocates nothing.
 func (t TermDict) Find(term string) (int, bool) {
 	if t.fromIDs {
-		lo, hi := 0, t.count
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if t.idTerm(mid) < term {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		return lo, lo < t.count && t.idTerm(lo) == term
+		return searchSorted(t.count, term, t.idTerm)
 	}
 	// The term lies in the last block whose first term is not after it.
 	lo, hi := 0, blockCount(t.count)
