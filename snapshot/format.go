@@ -60,7 +60,7 @@ const (
 	secPostings    = "postings"       // per term: item count, blocks of 128 bit-packed items led by skip entries, then positions (postings.go)
 	secNorms       = "norms"          // one length byte per item per text field
 	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
-	secPerms       = "perms"          // per top-level field, its item numbers in ascending and descending order, packed (values.go)
+	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
 )
 
 // Field flags, stored in the field directory.

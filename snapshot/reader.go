@@ -410,14 +410,13 @@ func (d *decoder) sub(sec span) span {
 }
 
 // array reads an offset and returns the range of n u32s of the section sec from there.
-// packed reads the offset of a packed array of n values of width bits in sec and
-// returns its span.
-func (d *decoder) packed(sec span, n int, width uint8) span {
+// array reads the offset of an array of n u32 in sec and returns its span.
+func (d *decoder) array(sec span, n int) span {
 	off := d.int(sec.len())
 	if d.err != nil {
 		return span{}
 	}
-	sp, ok := sec.sub(off, int(packedLen(uint64(n), width)))
+	sp, ok := sec.sub(off, 4*n)
 	if !ok {
 		d.err = errors.New("array out of bounds")
 		return span{}
@@ -457,8 +456,8 @@ func (s *Snapshot) readFields(dir string) error {
 			}
 		}
 		if f.flags&fieldHasPerms != 0 {
-			f.permAsc = d.packed(s.perms, s.n, permWidth(s.n))
-			f.permDesc = d.packed(s.perms, s.n, permWidth(s.n))
+			f.permAsc = d.array(s.perms, s.n)
+			f.permDesc = d.array(s.perms, s.n)
 		}
 		if _, dup := s.fieldIndex[f.name]; dup && d.err == nil {
 			d.err = errors.New("field " + strconv.Quote(f.name) + " twice")
@@ -548,7 +547,7 @@ func (f *Field) RankDesc(doc int) uint32 {
 }
 
 // HasSortOrders reports whether the field has precomputed sort orders (top-level fields).
-func (f *Field) HasSortOrders() bool { return f.s.n > 0 && f.permAsc.len() > 0 }
+func (f *Field) HasSortOrders() bool { return f.permAsc.len() > 0 }
 
 // SortedDoc returns the i-th item of the field's precomputed order: ascending by value
 // or descending, ties by ContentID ascending, items without the field last (D6).
@@ -557,18 +556,12 @@ func (f *Field) SortedDoc(i int, desc bool) int {
 	if desc {
 		arr = f.permDesc
 	}
-	if i < 0 || i >= f.s.n || arr.len() == 0 {
-		return -1
-	}
-	v := packedAt(f.s.str, arr.off, uint32(i), permWidth(f.s.n))
-	if int64(v) >= int64(f.s.n) {
+	v, ok := u32At(arr.of(f.s.str), i)
+	if !ok {
 		return -1
 	}
 	return int(v)
 }
-
-// permWidth is the width of the sort orders' item numbers in a snapshot of n items.
-func permWidth(n int) uint8 { return uint8(bitsFor(uint64(n))) }
 
 func le64(b string) uint64 {
 	_ = b[7]

@@ -32,7 +32,7 @@ type preparedField struct {
 	sumTTF        int64
 	norms         []byte
 	docvalues     []byte // the value column (values.go)
-	permAsc       []byte // sort orders, top-level fields only: item numbers packed at permWidth bits
+	permAsc       []byte // u32 sort orders, top-level fields only (u32, not packed: a walk down an order reads one per item)
 	permDesc      []byte
 }
 
@@ -120,8 +120,8 @@ func prepareField(fp fieldParts, n int) preparedField {
 		f.docvalues = vals.bytes
 		if f.flags&fieldHasPerms != 0 {
 			pa, pd := sortOrders(vals.asc, vals.desc)
-			f.permAsc = appendPacked(nil, pa, uint(permWidth(n)))
-			f.permDesc = appendPacked(nil, pd, uint(permWidth(n)))
+			f.permAsc = appendU32s(make([]byte, 0, 4*n), pa)
+			f.permDesc = appendU32s(make([]byte, 0, 4*n), pd)
 		}
 	}
 	return f

@@ -100,7 +100,7 @@ func encodeValues(fp fieldParts, n int, ords map[string]uint32, wantRanks bool) 
 	}
 	dst := h.append(nil)
 
-	// Presence: a bitmap with the count of present items before each 512-item block.
+	// Presence: a bitmap with the count of present items before each presenceBlock items.
 	if h.flags&valuesDense == 0 {
 		words := make([]uint64, (n+63)/64)
 		fp.eachValues(n, func(doc int, vals []buildValue) {
