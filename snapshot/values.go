@@ -57,8 +57,8 @@ type valuesHeader struct {
 	kinds              [4]uint32 // numbers, dates, strings, booleans
 }
 
-// valueIndex is an opened value column (the reader's side of a valueColumn): offsets into the file and the header's
-// counts, so that reading a value costs no allocation.
+// valueIndex is an opened value column: offsets into the file and the header's counts,
+// so that reading a value costs no allocation.
 type valueIndex struct {
 	h              valuesHeader
 	dir, words     int // presence directory and bitmap (unless dense)
@@ -112,25 +112,26 @@ func openValues(base string, sec span, n int) (valueIndex, error) {
 	}
 	c.numbers = take(8 * uint64(h.kinds[0]))
 	c.dates = take(8 * uint64(h.kinds[1]))
-	c.strings = at2(take, h.flags&valuesStringIdentity == 0, 4*uint64(h.kinds[2]))
+	c.strings = takeIf(take, h.flags&valuesStringIdentity == 0, 4*uint64(h.kinds[2]))
 	c.bools = take(uint64(h.kinds[3]))
-	c.ties = at2(take, h.flags&valuesTieRanks != 0, 4*uint64(h.distinct))
+	c.ties = takeIf(take, h.flags&valuesTieRanks != 0, 4*uint64(h.distinct))
 	c.ords = take(packedLen(uint64(h.values), h.ordWidth))
-	c.starts = at2(take, multi, packedLen(uint64(h.items)+1, h.offWidth))
+	c.starts = takeIf(take, multi, packedLen(uint64(h.items)+1, h.offWidth))
 	if at > uint64(sec.end) {
 		return valueIndex{}, bad
 	}
 	return c, nil
 }
 
-// at2 takes size bytes when present is set (an optional part), else none.
-func at2(take func(uint64) int, present bool, size uint64) int {
+// takeIf takes size bytes when present is set (an optional part), else none.
+func takeIf(take func(uint64) int, present bool, size uint64) int {
 	if !present {
 		return take(0)
 	}
 	return take(size)
 }
 
+// le32 reads the little-endian u32 at the start of b.
 func le32(b string) uint32 {
 	_ = b[3]
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
