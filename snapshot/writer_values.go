@@ -100,40 +100,10 @@ func encodeValues(fp fieldParts, n int, ords map[string]uint32, wantRanks bool) 
 	}
 	dst := h.append(nil)
 
-	// Presence: a bitmap with the count of present items before each presenceBlock items.
 	if h.flags&valuesDense == 0 {
-		words := make([]uint64, (n+63)/64)
-		fp.eachValues(n, func(doc int, vals []buildValue) {
-			if len(vals) > 0 {
-				words[doc>>6] |= 1 << (doc & 63)
-			}
-		})
-		before := uint32(0)
-		for i, w := range words {
-			if i%(presenceBlock/64) == 0 {
-				dst = binary.LittleEndian.AppendUint32(dst, before)
-			}
-			before += uint32(bits.OnesCount64(w))
-		}
-		for _, w := range words {
-			dst = binary.LittleEndian.AppendUint64(dst, w)
-		}
+		dst = appendPresence(dst, fp, n)
 	}
-	// The distinct values, kind after kind.
-	for _, v := range table {
-		switch v.kind {
-		case KindNumber:
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.num))
-		case KindDate:
-			dst = binary.LittleEndian.AppendUint64(dst, uint64(v.ms))
-		case KindString:
-			if !identity {
-				dst = binary.LittleEndian.AppendUint32(dst, ords[v.str])
-			}
-		case KindBool:
-			dst = append(dst, byte(boolInt(v.b)))
-		}
-	}
+	dst = appendTable(dst, table, ords, identity)
 	if ties {
 		dst = appendU32s(dst, tieRanks)
 	}
@@ -222,6 +192,48 @@ func (h valuesHeader) append(dst []byte) []byte {
 	dst = append(dst, h.ordWidth, h.offWidth, 0, 0)
 	for _, v := range [...]uint32{h.items, h.distinct, h.values, h.kinds[0], h.kinds[1], h.kinds[2], h.kinds[3]} {
 		dst = binary.LittleEndian.AppendUint32(dst, v)
+	}
+	return dst
+}
+
+// appendPresence writes which of the n items have values: a count of the items present
+// before each presenceBlock items, then a bitmap of u64 words.
+func appendPresence(dst []byte, fp fieldParts, n int) []byte {
+	words := make([]uint64, (n+63)/64)
+	fp.eachValues(n, func(doc int, vals []buildValue) {
+		if len(vals) > 0 {
+			words[doc>>6] |= 1 << (doc & 63)
+		}
+	})
+	before := uint32(0)
+	for i, w := range words {
+		if i%(presenceBlock/64) == 0 {
+			dst = binary.LittleEndian.AppendUint32(dst, before)
+		}
+		before += uint32(bits.OnesCount64(w))
+	}
+	for _, w := range words {
+		dst = binary.LittleEndian.AppendUint64(dst, w)
+	}
+	return dst
+}
+
+// appendTable writes the distinct values in rank order, kind after kind; strings as
+// their keyword ordinals, none when identity says the i-th string is keyword term i.
+func appendTable(dst []byte, table []*buildValue, ords map[string]uint32, identity bool) []byte {
+	for _, v := range table {
+		switch v.kind {
+		case KindNumber:
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.num))
+		case KindDate:
+			dst = binary.LittleEndian.AppendUint64(dst, uint64(v.ms))
+		case KindString:
+			if !identity {
+				dst = binary.LittleEndian.AppendUint32(dst, ords[v.str])
+			}
+		case KindBool:
+			dst = append(dst, byte(boolInt(v.b)))
+		}
 	}
 	return dst
 }
