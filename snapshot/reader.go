@@ -269,8 +269,7 @@ func u32At(arr string, i int) (uint32, bool) {
 	if i < 0 || 4*i+4 > len(arr) {
 		return 0, false
 	}
-	b := arr[4*i : 4*i+4]
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24, true
+	return le32(arr[4*i : 4*i+4]), true
 }
 
 // slice returns entry i of a blob cut by a u32[n+1] offsets array.

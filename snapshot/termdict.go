@@ -152,7 +152,22 @@ func (t TermDict) firstTerm(b int) string {
 }
 
 // idTerm is term i of a dictionary of kind 2: item i's ContentID.
-func (t TermDict) idTerm(i int) string { return slice(t.ids.of(t.base), t.idOffs.of(t.base), i) }
+func (t TermDict) idTerm(i int) string {
+	at, n := t.idAt(i)
+	return t.base[at : at+n]
+}
+
+// idAt locates term i of a dictionary of kind 2 in the file: its offset and length
+// (0, 0 for an entry that does not decode, as slice gives "").
+func (t TermDict) idAt(i int) (at, n int) {
+	offs := t.idOffs.of(t.base)
+	start, ok1 := u32At(offs, i)
+	end, ok2 := u32At(offs, i+1)
+	if !ok1 || !ok2 || start > end || int(end) > t.ids.len() {
+		return 0, 0
+	}
+	return t.ids.off + int(start), int(end - start)
+}
 
 // Find returns the index of term, or the index where it would be and false. It
 // allocates nothing.
@@ -347,11 +362,14 @@ func (t TermDict) postingsSpan(i int) (span, bool) {
 	}
 }
 
-// termAssembler keeps the current term of a walk through a block: a substring of the
-// file (whole) while the terms are stored whole, else the bytes of buf, which it
-// assembles from the term before and the suffix.
+// termAssembler keeps the current term of a walk through a block: bytes of the file
+// (base[at:at+n]) while the terms are stored whole, else the bytes of buf, which it
+// assembles from the term before and the suffix. It holds the file by its start and an
+// offset, as TermDict does, so that an iterator kept between scans costs the collector
+// no walk from the middle of the file back to its head.
 type termAssembler struct {
-	whole string
+	base  string // the whole file
+	at, n int
 	buf   []byte
 	inBuf bool
 }
@@ -360,19 +378,19 @@ func (a *termAssembler) len() int {
 	if a.inBuf {
 		return len(a.buf)
 	}
-	return len(a.whole)
+	return a.n
 }
 
 // next makes the term the first shared bytes of the current one followed by suffix,
-// a substring of the file (entry checked shared against the current term's length).
-func (a *termAssembler) next(shared int, suffix string) {
+// the n bytes of the file at at (entry checked shared against the current term's length).
+func (a *termAssembler) next(shared, at, n int) {
 	switch {
 	case shared == 0:
-		a.whole, a.inBuf = suffix, false
+		a.at, a.n, a.inBuf = at, n, false
 	case a.inBuf:
-		a.buf = append(a.buf[:shared], suffix...)
+		a.buf = append(a.buf[:shared], a.base[at:at+n]...)
 	default:
-		a.buf = append(append(a.buf[:0], a.whole[:shared]...), suffix...)
+		a.buf = append(append(a.buf[:0], a.base[a.at:a.at+shared]...), a.base[at:at+n]...)
 		a.inBuf = true
 	}
 }
@@ -380,7 +398,7 @@ func (a *termAssembler) next(shared int, suffix string) {
 // view is the current term, valid until the next call of next.
 func (a *termAssembler) view() string {
 	if !a.inBuf {
-		return a.whole
+		return a.base[a.at : a.at+a.n]
 	}
 	return unsafe.String(unsafe.SliceData(a.buf), len(a.buf))
 }
@@ -464,7 +482,7 @@ func (t TermDict) Iter(from int) TermIter {
 // keeping its buffer: an evaluator that reuses one iterator allocates nothing per scan.
 func (it *TermIter) Reset(t TermDict, from int) {
 	buf := it.a.buf[:0]
-	*it = TermIter{t: t, i: max(from, 0) - 1, a: termAssembler{buf: buf}}
+	*it = TermIter{t: t, i: max(from, 0) - 1, a: termAssembler{base: t.base, buf: buf}}
 }
 
 // Next moves to the next term and reports whether there is one. It stops early at a
@@ -494,7 +512,8 @@ func (it *TermIter) Next() bool {
 		return it.stop()
 	}
 	if it.t.fromIDs {
-		it.a.whole = it.t.idTerm(it.i)
+		it.a.at, it.a.n = it.t.idAt(it.i)
+		it.a.inBuf = false
 	}
 	return true
 }
@@ -505,20 +524,21 @@ func (it *TermIter) step(first bool) bool {
 	if !ok {
 		return false
 	}
+	sufAt := it.r.at - len(suffix) // entry leaves r just past the suffix
 	length, ok := it.r.uvarint()
 	it.post += it.plen
 	if !ok || length > uint64(it.postEnd-it.post) {
 		return false
 	}
 	it.plen = int(length)
-	it.a.next(shared, suffix)
+	it.a.next(shared, sufAt, len(suffix))
 	return true
 }
 
 // stop ends the iteration after a corrupt entry.
 func (it *TermIter) stop() bool {
 	it.i, it.loaded = it.t.count, false
-	it.a.whole, it.a.inBuf = "", false
+	it.a.n, it.a.inBuf = 0, false
 	return false
 }
 

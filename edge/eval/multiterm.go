@@ -96,12 +96,6 @@ func (e *Evaluator) termsFrom(dict snapshot.TermDict, from int) *snapshot.TermIt
 	return &e.termIter
 }
 
-// termsDone empties the evaluator's term iterator at the end of a scan, so that
-// between requests the evaluator holds the file by its first byte only (an iterator
-// holds its current term where it lies in the file, and an interior pointer costs
-// TinyGo's collector a walk back to the buffer's head at every collection).
-func (e *Evaluator) termsDone() { e.termIter.Reset(snapshot.TermDict{}, 0) }
-
 // expand is expandErr for predicates that cannot fail.
 func (e *Evaluator) expand(dict snapshot.TermDict, prefix string, pred func(string) bool) (docSet, error) {
 	return e.expandErr(dict, prefix, func(t string) (bool, error) { return pred(t), nil })
@@ -113,7 +107,6 @@ func (e *Evaluator) expandErr(dict snapshot.TermDict, prefix string, pred func(s
 	set := newDocSet(e.n)
 	matched := 0
 	start, _ := dict.Find(prefix)
-	defer e.termsDone()
 	for it := e.termsFrom(dict, start); it.Next(); {
 		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {
@@ -221,7 +214,6 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 	var buf []rune
 	matched := 0
 	start, _ := dict.Find(prefix)
-	defer e.termsDone()
 	for it := e.termsFrom(dict, start); it.Next(); {
 		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {

@@ -199,7 +199,6 @@ func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float
 	var buf []byte
 	var ends []int
 	start, _ := dict.Find(prefix)
-	defer e.termsDone()
 	for it := e.termsFrom(dict, start); len(ends) < max && it.Next(); {
 		t := it.Term()
 		if !strings.HasPrefix(t, prefix) {

@@ -44,7 +44,6 @@ func (e *Evaluator) textRange(q query.Range) (set docSet, ok bool, err error) {
 	if q.Upper != nil {
 		hi, incHi = termBound(q.Upper), q.Upper.Inclusive
 	}
-	defer e.termsDone()
 	for it := e.termsFrom(dict, i); it.Next(); {
 		t := it.Term()
 		if q.Upper != nil {
