@@ -64,12 +64,17 @@ func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceDa
 
 func pack(b []byte) uint64 { return uint64(addr(b))<<32 | uint64(len(b)) }
 
+// residentMin is the size from which newBuffer makes a resident allocation under
+// TinyGo: request frames and batches of item bodies are far smaller, snapshot index
+// parts far larger.
+const residentMin = 4 << 20
+
 // alloc returns the address of a new buffer of size bytes, owned by the caller until it
 // passes the buffer to load_snapshot or handle, or releases it with dealloc.
 //
 //go:wasmexport alloc
 func alloc(size uint32) uint32 {
-	b := make([]byte, size, max(size, 1)) // never a zero-size (shared) address
+	b := newBuffer(size)
 	p := addr(b)
 	state.bufs[p] = b
 	return p

@@ -146,13 +146,14 @@ function planReads(ranges) {
   return reads;
 }
 
-// toSource splits what loadSnapshot was given into the index part for the module and a
-// reader of byte ranges: a source {index, read, close?} is both; bytes give their index
-// part and serve ranges from themselves, as views (no copy). Bytes whose header names no
-// index part within them (format 1, a truncated file) go to the module whole: it says
-// what is wrong with them.
+// toSource splits what loadSnapshot was given into the index part for the module (null:
+// the engine reads it from the reader, straight into the module's memory) and a reader
+// of byte ranges: a source {index?, read, readInto?, close?} is both; bytes give their
+// index part and serve ranges from themselves, as views (no copy). Bytes whose header
+// names no index part within them (format 1, a truncated file) go to the module whole:
+// it says what is wrong with them.
 function toSource(x) {
-  if (x && typeof x === 'object' && typeof x.read === 'function') return { index: toBytes(x.index), reader: x };
+  if (x && typeof x === 'object' && typeof x.read === 'function') return { index: x.index == null ? null : toBytes(x.index), reader: x };
   if (typeof x === 'string' || x instanceof URL) throw new TypeError('cdaedge: expected snapshot bytes or a source {index, read}; only the Node package (index.mjs) opens a file by its path');
   const b = toBytes(x);
   let n = b.length;
@@ -241,20 +242,72 @@ export class Engine {
    * (as tools/stage.mjs does for the snapshots it bundles).
    */
   loadSnapshot(snapshot, { verify = true } = {}) {
+    if (this.#busy) throw new Error('cdaedge: a handleAsync or loadSnapshotAsync call is under way; load with loadSnapshotAsync');
     const { index, reader } = toSource(snapshot);
     try {
-      const { environment } = snapshotInfo(index);
-      const p = this.#put(index);
-      if (verify) this.#verifyAt(p, index.length, true);
-      const r = this.#call('load_snapshot', p, index.length);
-      if (r !== 0n && r !== 0) throw new Error(td.decode(this.#copy(r)));
-      this.#keep(environment, hex(index.subarray(32, 64)), reader);
-      if (!this.environments.includes(environment)) this.environments.push(environment);
-      return environment;
+      if (index) return this.#serve(this.#put(index), index.length, reader, verify);
+      const n = indexLength(syncRead(reader.read(0, 80)));
+      const p = this.#call('alloc', n);
+      const dst = new Uint8Array(this.#x.memory.buffer, p, n); // a fresh view after alloc
+      try {
+        if (typeof reader.readInto === 'function') syncRead(reader.readInto(0, dst));
+        else dst.set(checkRead({ offset: 0, length: n, hash: 'index' }, syncRead(reader.read(0, n))));
+      } catch (err) { this.#call('dealloc', p, n); throw err; }
+      return this.#serve(p, n, reader, verify);
     } catch (err) {
       reader.close?.();
       throw err;
     }
+  }
+
+  /**
+   * loadSnapshotAsync is loadSnapshot for a source whose read (and readInto) return
+   * Promises: the engine reads the header, then the index part straight into the
+   * module's memory (with readInto; else through one read), so that a large index is
+   * never held twice. It waits for the calls under way, and calls made meanwhile wait
+   * for it.
+   */
+  async loadSnapshotAsync(snapshot, { verify = true } = {}) {
+    const { index, reader } = toSource(snapshot);
+    const turn = this.#turn;
+    let done;
+    this.#turn = new Promise((resolve) => { done = resolve; });
+    await turn;
+    this.#busy = true;
+    try {
+      if (index) return this.#serve(this.#put(index), index.length, reader, verify);
+      const n = indexLength(toBytes(await reader.read(0, 80)));
+      // Nothing else calls into the module until this call ends, so the memory does not
+      // grow and the view stays valid across the awaits.
+      const p = this.#call('alloc', n);
+      const dst = new Uint8Array(this.#x.memory.buffer, p, n);
+      try {
+        if (typeof reader.readInto === 'function') await reader.readInto(0, dst);
+        else dst.set(checkRead({ offset: 0, length: n, hash: 'index' }, await reader.read(0, n)));
+      } catch (err) { this.#call('dealloc', p, n); throw err; }
+      return this.#serve(p, n, reader, verify);
+    } catch (err) {
+      reader.close?.();
+      throw err;
+    } finally {
+      this.#busy = false;
+      done();
+    }
+  }
+
+  // #serve verifies (when asked) and loads the index part of n bytes at p, an alloc
+  // buffer, and records its reader; returns the environment.
+  #serve(p, n, reader, verify) {
+    const index = new Uint8Array(this.#x.memory.buffer, p, n);
+    let environment;
+    try { ({ environment } = snapshotInfo(index)); } catch (err) { this.#call('dealloc', p, n); throw err; }
+    const hash = hex(index.subarray(32, 64)); // before load_snapshot, which may grow the memory
+    if (verify) this.#verifyAt(p, n, true);
+    const r = this.#call('load_snapshot', p, n);
+    if (r !== 0n && r !== 0) throw new Error(td.decode(this.#copy(r)));
+    this.#keep(environment, hash, reader);
+    if (!this.environments.includes(environment)) this.environments.push(environment);
+    return environment;
   }
 
   // #keep records the reader of a loaded file, closing the one of the snapshot it replaced.
@@ -366,6 +419,15 @@ export class Engine {
     for (const r of ranges) { mem.set(r.read.bytes.subarray(r.at, r.at + r.length), o); o += r.length; }
     return this.#copy(this.#call('provide', p, total));
   }
+}
+
+// syncRead returns b, or throws when it is a Promise (a source for loadSnapshotAsync).
+function syncRead(b) {
+  if (typeof b?.then === 'function') {
+    b.then(null, () => {}); // nobody awaits it
+    throw new Error('cdaedge: a snapshot source read returned a Promise: use loadSnapshotAsync');
+  }
+  return b;
 }
 
 function checkRead(rd, b) {

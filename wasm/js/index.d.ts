@@ -7,10 +7,16 @@ export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
  * part and reads item bodies by range as requests need them.
  */
 export interface SnapshotSource {
-  /** The file's first indexLength(header) bytes. */
-  index: Uint8Array;
+  /**
+   * The file's first indexLength(header) bytes. Without it the engine reads them itself,
+   * straight into the module's memory (through readInto when given, else one read), so
+   * that a large index part is never held twice.
+   */
+  index?: Uint8Array;
   /** The bytes [offset, offset+length) of the file. A Promise makes requests go through requestAsync. */
   read(offset: number, length: number): Uint8Array | Promise<Uint8Array>;
+  /** Fills dst with the file's bytes from offset on (the index part, into the module's memory). */
+  readInto?(offset: number, dst: Uint8Array): void | Promise<void>;
   /** Called once the engine no longer reads the source: replaced, failed to load, or the engine closed. */
   close?(): void;
 }
@@ -116,6 +122,8 @@ export interface CdaEngine {
   readonly memoryBytes: number;
   /** Serves one more snapshot, or replaces the one of its environment; returns its environment. */
   loadSnapshot(snapshot: Snapshot, options?: { verify?: boolean }): string;
+  /** loadSnapshot for a source whose reads return Promises; calls made meanwhile wait for it. */
+  loadSnapshotAsync(snapshot: Snapshot, options?: { verify?: boolean }): Promise<string>;
   /** Closes the snapshot files the engine opened (those given by path); it answers no more requests. */
   close(): void;
   /** Answers one request; never throws for an HTTP error status. Reads item bodies synchronously: throws for a source whose reads return Promises. */

@@ -33,29 +33,28 @@ export class CdaError extends Error {
 
 const isPath = (x) => typeof x === 'string' || x instanceof URL;
 
-// fileSource opens a snapshot file by its path for Engine.loadSnapshot: the module gets
-// the index part, and item bodies are read by range, with synchronous reads (request()
-// stays synchronous) from a file descriptor kept open until the engine drops the
-// snapshot, so that they never enter memory (~500 MB of them at 100k items).
+// fileSource opens a snapshot file by its path for Engine.loadSnapshot: the engine reads
+// the index part from the file straight into the module's memory (readInto: never a
+// second copy in JavaScript), and item bodies are read by range, with synchronous reads
+// (request() stays synchronous) from a file descriptor kept open until the engine drops
+// the snapshot, so that they never enter memory (~500 MB of them at 100k items).
 function fileSource(path) {
   const fd = openSync(path, 'r');
-  try {
-    const read = (offset, length) => readAt(fd, offset, length);
-    return { index: read(0, indexLength(read(0, 80))), read, close: () => closeSync(fd) };
-  } catch (err) {
-    closeSync(fd);
-    throw new Error(`${path}: ${err.message}`, { cause: err });
-  }
+  return {
+    read: (offset, length) => readInto(fd, offset, new Uint8Array(length)),
+    readInto: (offset, dst) => { readInto(fd, offset, dst); },
+    close: () => closeSync(fd),
+  };
 }
 
-function readAt(fd, offset, length) {
-  const b = new Uint8Array(length);
-  for (let n = 0; n < length;) {
-    const k = readSync(fd, b, n, length - n, offset + n);
-    if (k === 0) throw new Error(`the file ends before byte ${offset + length}`);
+// readInto fills dst with the file's bytes from offset on, and returns it.
+function readInto(fd, offset, dst) {
+  for (let n = 0; n < dst.length;) {
+    const k = readSync(fd, dst, n, dst.length - n, offset + n);
+    if (k === 0) throw new Error(`the file ends before byte ${offset + dst.length}`);
     n += k;
   }
-  return b;
+  return dst;
 }
 
 /** NodeEngine wraps Engine with the object-style request and convenience methods. */
@@ -67,7 +66,20 @@ class NodeEngine {
   get memoryBytes() { return this.#engine.memoryBytes; }
 
   /** loadSnapshot serves one more snapshot (or replaces one of the same environment): a path, bytes or a source, as open's; options {verify} as open's. */
-  loadSnapshot(snapshot, options) { return this.#engine.loadSnapshot(isPath(snapshot) ? fileSource(snapshot) : snapshot, options); }
+  loadSnapshot(snapshot, options) {
+    if (!isPath(snapshot)) return this.#engine.loadSnapshot(snapshot, options);
+    try {
+      return this.#engine.loadSnapshot(fileSource(snapshot), options);
+    } catch (err) {
+      throw new Error(`${snapshot}: ${err.message}`, { cause: err }); // which file of several
+    }
+  }
+
+  /** loadSnapshotAsync is loadSnapshot for a source whose reads return Promises (Engine.loadSnapshotAsync). */
+  async loadSnapshotAsync(snapshot, options) {
+    if (isPath(snapshot)) return this.loadSnapshot(snapshot, options);
+    return this.#engine.loadSnapshotAsync(snapshot, options);
+  }
 
   /** close closes the snapshot files the engine opened; it answers no more requests. */
   close() { this.#engine.close(); }
@@ -119,8 +131,8 @@ function frameArgs({ method = 'GET', path, query = '', headers = {}, body } = {}
  * open instantiates the query module with one snapshot (or an array of them) and returns
  * an engine. A snapshot is a file's path or file: URL (its index part is read into the
  * module, item bodies by range as requests need them, from a file descriptor that
- * engine.close() closes), its bytes (bodies are read from them), or a source {index,
- * read, close?} (Engine.loadSnapshot). options: {module: path | URL | bytes |
+ * engine.close() closes), its bytes (bodies are read from them), or a source {index?,
+ * read, readInto?, close?} (Engine.loadSnapshot; its reads may return Promises). options: {module: path | URL | bytes |
  * WebAssembly.Module (default: the packaged module.wasm), environment: the default
  * environment of rest/graphql/search (default: the first snapshot's), previewTokens:
  * {env: token}, cacheControl, maxBodyBytes, maxUrlBytes, maxResponseBytes,
@@ -136,7 +148,7 @@ export async function open(snapshots, options = {}) {
   });
   const node = new NodeEngine(engine);
   try {
-    for (const s of list) node.loadSnapshot(s, { verify });
+    for (const s of list) await node.loadSnapshotAsync(s, { verify });
   } catch (err) {
     engine.close(); // the files opened before the one that failed
     throw err;

@@ -20,7 +20,7 @@
 import wasmModule from './module.wasm';
 import bundled from './snapshots.mjs';
 import pages from './pages.mjs';
-import { Engine, indexLength } from './engine.mjs';
+import { Engine } from './engine.mjs';
 
 let ready = null; // Promise<Engine>, once per isolate
 
@@ -28,22 +28,49 @@ let ready = null; // Promise<Engine>, once per isolate
 // loads them without a pass over their bytes. Those read from R2 or static assets were
 // uploaded apart from the bundle, so the isolate verifies their index part once, as it
 // loads them (the module checks each body block as it is read).
-async function fetchSnapshots(env) {
+function snapshotSources(env) {
   const out = bundled.map((bytes) => ({ snapshot: bytes, verify: false }));
   const list = (s) => String(s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   for (const key of env.SNAPSHOT_BUCKET ? list(env.SNAPSHOT_KEYS) : []) {
-    out.push({ snapshot: await rangeSource(r2Reader(env.SNAPSHOT_BUCKET, key)), verify: true });
+    out.push({ snapshot: r2Source(env.SNAPSHOT_BUCKET, key), verify: true });
   }
   for (const path of env.ASSETS ? list(env.SNAPSHOT_PATHS) : []) {
-    out.push({ snapshot: await rangeSource(assetReader(env.ASSETS, path)), verify: true });
+    out.push({ snapshot: assetSource(env.ASSETS, path), verify: true });
   }
   return out;
 }
 
-// rangeSource reads a snapshot's header, then its index part, for Engine.loadSnapshot;
-// read then serves the item bodies' ranges.
-async function rangeSource(read) {
-  return { index: await read(0, indexLength(await read(0, 80))), read };
+// streamInto copies a response body into dst (a view of the module's memory) chunk by
+// chunk, after skipping its first skip bytes: the index part, a hundred MB at 100k
+// items, is never held whole in JavaScript beside its copy in the module.
+async function streamInto(body, dst, skip, what) {
+  // A BYOB reader fills one 1 MiB buffer over and over (each read hands it back), where
+  // a default reader leaves a fresh chunk behind at every read for the collector.
+  let reader, buf = null;
+  try {
+    reader = body.getReader({ mode: 'byob' });
+    buf = new Uint8Array(1 << 20);
+  } catch {
+    reader = body.getReader();
+  }
+  let n = 0;
+  try {
+    while (n < dst.length) {
+      const { done, value } = buf ? await reader.read(buf.subarray(0, Math.min(buf.length, dst.length - n + skip))) : await reader.read();
+      if (done) break;
+      if (buf) buf = new Uint8Array(value.buffer);
+      let chunk = value;
+      if (skip > 0) {
+        const k = Math.min(skip, chunk.length);
+        chunk = chunk.subarray(k); skip -= k;
+      }
+      const k = Math.min(chunk.length, dst.length - n);
+      dst.set(chunk.subarray(0, k), n); n += k;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (n < dst.length) throw new Error(`${what}: the body ended after ${n} of ${dst.length} bytes`);
 }
 
 // SnapshotChanged is a read of a snapshot that is no longer the one the isolate loaded:
@@ -53,26 +80,41 @@ class SnapshotChanged extends Error {}
 // r2Reader reads byte ranges of an R2 object. Every read asks for the version that the
 // first one saw (its etag): a snapshot uploaded again under the same key fails the reads
 // of this isolate, which loads it anew, rather than mixing two versions' bytes.
-function r2Reader(bucket, key) {
+// The source reads the index part into the module with readInto, streaming the range.
+function r2Source(bucket, key) {
   let etag = null;
-  return async (offset, length) => {
+  const get = async (offset, length) => {
     const obj = await bucket.get(key, { range: { offset, length }, ...(etag && { onlyIf: { etagMatches: etag } }) });
     if (!obj) throw new SnapshotChanged(`snapshot ${key} not found in SNAPSHOT_BUCKET`);
     if (typeof obj.arrayBuffer !== 'function') throw new SnapshotChanged(`snapshot ${key} changed in SNAPSHOT_BUCKET`); // no body: etag mismatch
     etag ??= obj.etag;
-    return new Uint8Array(await obj.arrayBuffer());
+    return obj;
+  };
+  return {
+    read: async (offset, length) => new Uint8Array(await (await get(offset, length)).arrayBuffer()),
+    readInto: async (offset, dst) => streamInto((await get(offset, dst.length)).body, dst, 0, `snapshot ${key}`),
   };
 }
 
 // assetReader reads byte ranges of a static asset with Range requests. Assets change only
 // with a deployment, which starts new isolates.
-function assetReader(assets, path) {
+// The source reads the index part into the module with readInto, streaming the range.
+function assetSource(assets, path) {
   const url = new URL(path, 'https://assets.invalid/');
-  return async (offset, length) => {
+  const get = async (offset, length) => {
     const r = await assets.fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` } });
-    if (r.status === 206) return new Uint8Array(await r.arrayBuffer());
-    if (r.ok) return new Uint8Array(await r.arrayBuffer()).subarray(offset, offset + length); // the Range was ignored: the whole file
-    throw new Error(`snapshot ${path}: assets answered ${r.status}`);
+    if (r.status !== 206 && !r.ok) throw new Error(`snapshot ${path}: assets answered ${r.status}`);
+    return { r, skip: r.status === 206 ? 0 : offset }; // a 200 ignored the Range: the whole file
+  };
+  return {
+    read: async (offset, length) => {
+      const { r, skip } = await get(offset, length);
+      return new Uint8Array(await r.arrayBuffer()).subarray(skip, skip + length);
+    },
+    readInto: async (offset, dst) => {
+      const { r, skip } = await get(offset, dst.length);
+      await streamInto(r.body, dst, skip, `snapshot ${path}`);
+    },
   };
 }
 
@@ -92,9 +134,8 @@ function routerOptions(env) {
 function engine(env) {
   if (!ready) {
     ready = (async () => {
-      const snaps = await fetchSnapshots(env);
       const e = await Engine.instantiate(wasmModule, { options: routerOptions(env) });
-      for (const { snapshot, verify } of snaps) e.loadSnapshot(snapshot, { verify });
+      for (const { snapshot, verify } of snapshotSources(env)) await e.loadSnapshotAsync(snapshot, { verify });
       return e;
     })();
     ready.catch(() => { ready = null; }); // retry on the next request

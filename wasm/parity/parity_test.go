@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -219,9 +220,24 @@ func TestWorkerd(t *testing.T) {
 	}))
 }
 
+// TestWorkerdAssets: the worker with the conformance snapshots deployed the way large
+// environments are (edge:serve SNAPSHOTS=DIR): not bundled, but read by range from a
+// disk service bound as static assets, their index parts streamed into the module at
+// the first request and item bodies read as requests need them.
+func TestWorkerdAssets(t *testing.T) {
+	tinyGoModule(t) // skips before building the snapshots when there is none
+	dir := filepath.Dir(snapshotFiles(t)[0])
+	addr := startWorkerd(t, "--assets", dir)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
+	edgetest.RunConformance(t, edgetest.HandlerFunc(func(req *edge.Request) (*edge.Response, error) {
+		return sendHTTP(client, addr, req)
+	}))
+}
+
 // startWorkerd stages a worker bundle with the TinyGo module, the conformance snapshots
-// and stageArgs (more stage.mjs options), starts workerd on a free 127.0.0.1 port, waits
-// for its first answer and returns its address; the test's cleanup stops it by PID.
+// (bundled, unless stageArgs has --assets) and stageArgs (more stage.mjs options),
+// starts workerd on a free 127.0.0.1 port, waits for its first answer and returns its
+// address; the test's cleanup stops it by PID.
 func startWorkerd(t *testing.T, stageArgs ...string) string {
 	t.Helper()
 	module, node := tinyGoModule(t), nodeBinary(t)
@@ -234,8 +250,10 @@ func startWorkerd(t *testing.T, stageArgs ...string) string {
 	}
 	bundle := filepath.Join(t.TempDir(), "worker")
 	args := []string{filepath.Join(jsDir(t), "tools", "stage.mjs"), "--out", bundle, "--module", module, "--preview-token", previewToken}
-	for _, p := range snapshotFiles(t) {
-		args = append(args, "--snap", p)
+	if !slices.Contains(stageArgs, "--assets") {
+		for _, p := range snapshotFiles(t) {
+			args = append(args, "--snap", p)
+		}
 	}
 	args = append(args, stageArgs...)
 	if out, err := exec.Command(node, args...).CombinedOutput(); err != nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // TestTinyGoRuntimePatched: the TinyGo that builds the shipped module carries
-// wasm/tinygo/gc-large-objects.patch in its runtime (install.sh applies it, and the
-// module is rebuilt when the patch changes). Without it a large snapshot makes every
+// wasm/tinygo/gc-large-objects.patch and gc-resident.patch in its runtime (install.sh
+// applies them, and the module is rebuilt when a patch changes). Without it a large snapshot makes every
 // collection walk its blocks once per false root, and the module answers several times
 // slower at 10k items. CDA_TINYGO names the TinyGo binary.
 func TestTinyGoRuntimePatched(t *testing.T) {
@@ -27,7 +27,12 @@ func TestTinyGoRuntimePatched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "cdaedge: large objects") {
-		t.Fatalf("%s lacks wasm/tinygo/gc-large-objects.patch: run wasm/tinygo/install.sh (go tool task tools:tinygo), then rebuild the module", file)
+	for _, patch := range []struct{ file, marker string }{
+		{"gc-large-objects.patch", "cdaedge: large objects"},
+		{"gc-resident.patch", "cdaedge: resident"},
+	} {
+		if !strings.Contains(string(src), patch.marker) {
+			t.Fatalf("%s lacks wasm/tinygo/%s: run wasm/tinygo/install.sh (go tool task tools:tinygo), then rebuild the module", file, patch.file)
+		}
 	}
 }

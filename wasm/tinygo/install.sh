@@ -11,7 +11,7 @@ APT_PACKAGES=(llvm-19-dev clang-19 lld-19 libclang-19-dev libclang-rt-19-dev-was
 # Patches to TinyGo's runtime sources (compiled into every module TinyGo builds, so an
 # installed tree is patched in place). Each names a marker that shows it is applied.
 PATCH_DIR=$(cd "$(dirname "$0")" && pwd)
-PATCHES=("gc-large-objects.patch:cdaedge: large objects")
+PATCHES=("gc-large-objects.patch:cdaedge: large objects" "gc-resident.patch:cdaedge: resident")
 log() { echo "tinygo-install: $*" >&2; }
 
 # apply_patches patches DIR's runtime sources where a patch is not applied yet.

@@ -78,12 +78,28 @@ for (const [name, file] of [['demo', () => demo], ['generated', () => gen]]) {
     const read = slow.read;
     slow.read = async (o, l) => { await new Promise((resolve) => setTimeout(resolve, 1)); return read(o, l); };
     const viaAsync = await open(slow);
+    // Sources without their index part: the engine reads it into the module's memory,
+    // through read, or chunk by chunk through readInto (as the Workers entry streams a
+    // range from R2 or static assets), awaited by open's loadSnapshotAsync.
+    const viaRead = await open({ read: (o, l) => bytes.subarray(o, o + l) });
+    const streamed = {
+      read: async (o, l) => bytes.subarray(o, o + l),
+      async readInto(o, dst) {
+        for (let i = 0; i < dst.length; i += 65536) {
+          await new Promise((resolve) => setImmediate(resolve));
+          dst.set(bytes.subarray(o + i, o + Math.min(i + 65536, dst.length)), i);
+        }
+      },
+    };
+    const viaStream = await open(streamed);
     try {
       for (let round = 0; round < 2; round++) { // the second from the block cache
         for (const [i, r] of reqs.entries()) {
           assert.deepEqual(answer(viaBytes.request(r)), want[i], `bytes, request ${i}`);
           assert.deepEqual(answer(viaPath.request(r)), want[i], `path, request ${i}`);
           assert.deepEqual(answer(await viaAsync.requestAsync(r)), want[i], `async source, request ${i}`);
+          assert.deepEqual(answer(viaRead.request(r)), want[i], `source without index, request ${i}`);
+          assert.deepEqual(answer(await viaStream.requestAsync(r)), want[i], `streamed source, request ${i}`);
         }
       }
       assert.ok(slow.reads > 0, 'the async source was never read: the module held every body');
@@ -135,6 +151,15 @@ test('a corrupt body range is a 500 and a failed read an error; the engine goes 
   assert.deepEqual(answer(await engine.requestAsync(list)), want);
   fault = null;
   assert.deepEqual(answer(engine.request(list)), want);
+
+  // A failed read of the index part fails the load, closes the source and leaves the
+  // engine serving what it served.
+  let closed = false;
+  const failing = { read: (o, l) => bytes.subarray(o, o + l), readInto() { throw new Error('index read failed'); }, close() { closed = true; } };
+  await assert.rejects(engine.loadSnapshotAsync(failing), /index read failed/);
+  assert.ok(closed, 'the failed source was not closed');
+  assert.deepEqual(answer(engine.request(list)), want);
+  assert.throws(() => engine.loadSnapshot({ read: async () => bytes.subarray(0, 80) }), /use loadSnapshotAsync/);
 });
 
 test('close() closes the files the engine opened, also when open() fails', { skip: !existsSync('/proc/self/fd') }, async () => {
