@@ -92,8 +92,10 @@ func newLogger(cfg config.Config) (*slog.Logger, error) {
 
 func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// The wasm engine's instances hold each file's index part and ask for item bodies
-	// by range; with --bodies=file the host keeps only the index part too and reads
-	// bodies from the file. The native engine reads the whole file in place.
+	// by range; with --bodies=file the host keeps none of the file in its own memory
+	// (it verifies it through a mapping dropped at once) and the instances read the
+	// index part and the bodies from the file. The native engine reads the whole file in
+	// place.
 	open := snapdir.Open
 	switch {
 	case cfg.Bodies != "memory" && cfg.Bodies != "file":
@@ -106,9 +108,9 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	for _, f := range files {
-		log.Info("snapshot", "env", f.Env, "path", f.Path, "version", f.Snap.Version(), "bytes", f.Snap.Size(),
-			"resident_bytes", len(f.Data), "items", f.Snap.Len(), "preview", f.Snap.Preview())
-		if f.Snap.Preview() && cfg.Router.PreviewTokens[f.Env] == "" {
+		log.Info("snapshot", "env", f.Env, "path", f.Path, "version", f.Version, "bytes", f.Size,
+			"resident_bytes", len(f.Data), "items", f.Items, "preview", f.Preview)
+		if f.Preview && cfg.Router.PreviewTokens[f.Env] == "" {
 			log.Warn("preview environment without an access token: every request gets 401", "env", f.Env)
 		}
 	}
@@ -298,11 +300,12 @@ func (e wasmEngine) Swap(ctx context.Context, files []snapdir.File) error {
 	return e.Pool.Swap(ctx, poolFiles(files))
 }
 
-// poolFiles hands the pool each file's bytes and, for an index part, its body reader.
+// poolFiles hands the pool each file's bytes, or its reader for a file the host does
+// not hold.
 func poolFiles(files []snapdir.File) []wasmpool.File {
 	out := make([]wasmpool.File, len(files))
 	for i, f := range files {
-		out[i] = wasmpool.File{Data: f.Data, Bodies: f.Bodies}
+		out[i] = wasmpool.File{Data: f.Data, Reader: f.Reader}
 	}
 	return out
 }

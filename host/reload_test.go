@@ -140,19 +140,32 @@ type listPage struct {
 // requests: good versions (atomic renames and in-place writes), corrupt ones (a flipped
 // byte) and truncated ones. No request may fail, no answer may mix two versions, a
 // client never sees a version go back, and no corrupt or truncated version ever serves.
-// Then removing the file stops serving the environment.
+// Then removing the file stops serving the environment. "wasm-file" is the wasm engine
+// with --bodies=file, whose host holds none of the file (its instances read the index
+// part from it, and the bodies by range while clients loop): files are only ever
+// replaced by renaming, as that mode requires, so the in-place writes are renames there.
 func TestHotReload(t *testing.T) {
 	const items, replacements, clients = 60, 50, 3
-	for _, engine := range []string{"native", "wasm"} {
+	for _, engine := range []string{"native", "wasm", "wasm-file"} {
 		t.Run(engine, func(t *testing.T) {
+			inPlace := writeInPlace
+			if engine == "wasm-file" {
+				inPlace = writeAtomic
+			}
 			dir := t.TempDir()
 			path := filepath.Join(dir, testsnap.Env+".snap")
 			if err := os.WriteFile(path, testsnap.BuildVersion(t, testsnap.Env, items, 0), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"--snapshots", dir, "--engine", engine, "--access-log=false"}
-			if engine == "wasm" {
-				args = append(args, "--module", moduleFile(t), "--instances", "2")
+			args := []string{"--snapshots", dir, "--access-log=false"}
+			switch engine {
+			case "native":
+				args = append(args, "--engine", "native")
+			case "wasm", "wasm-file":
+				args = append(args, "--engine", "wasm", "--module", moduleFile(t), "--instances", "2")
+				if engine == "wasm-file" {
+					args = append(args, "--bodies", "file")
+				}
 			}
 			addr := startHost(t, args...)
 			c := newReloadClient(t, addr)
@@ -178,7 +191,7 @@ func TestHotReload(t *testing.T) {
 					data := testsnap.BuildVersion(t, testsnap.Env, items, i)
 					good.Store(i, true)
 					if i%5 == 3 {
-						writeInPlace(t, path, data)
+						inPlace(t, path, data)
 					} else {
 						writeAtomic(t, path, data)
 					}
@@ -194,7 +207,7 @@ func TestHotReload(t *testing.T) {
 				case 4: // truncated, in place
 					data := testsnap.BuildVersion(t, testsnap.Env, items, 2000+i)
 					before := c.rejected()
-					writeInPlace(t, path, data[:len(data)*2/3])
+					inPlace(t, path, data[:len(data)*2/3])
 					await(t, "a truncated snapshot to be rejected", func() bool { return c.rejected() > before })
 				}
 			}

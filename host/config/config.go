@@ -116,7 +116,7 @@ func Parse(args []string, getenv func(string) string, out io.Writer) (Config, er
 	fs.StringVar(&c.Snapshots, "snapshots", "", "directory of *.snap files to serve (required); watched for changes")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&c.Engine, "engine", "wasm", "engine: wasm (the module in wazero) or native")
-	fs.StringVar(&c.Bodies, "bodies", "memory", "where the wasm engine reads item bodies: memory (the host reads each snapshot file whole, once; every instance holds only its index part) or file (the host reads only the index part and reads bodies from the file as requests need them: the least memory, for snapshot files that are replaced by renaming a new file over them, never rewritten in place)")
+	fs.StringVar(&c.Bodies, "bodies", "memory", "where the wasm engine reads item bodies: memory (the host reads each snapshot file whole, once; every instance holds only its index part) or file (the host verifies each file without keeping it in its memory; every instance reads the index part from the file and item bodies by range as requests need them: the least memory, for snapshot files that are replaced by renaming a new file over them, never rewritten in place)")
 	fs.StringVar(&c.Module, "module", "", "wasm module file (default: the embedded module)")
 	fs.IntVar(&c.Instances, "instances", 0, "wasm instances (default GOMAXPROCS)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 0, "watchdog on each call into a wasm instance, e.g. 5s (default off: the engine's work budget already ends a request after about 1 s of work)")

@@ -156,8 +156,8 @@ func (c *snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(snapCount, prometheus.GaugeValue, float64(len(files)))
 	for _, f := range files {
 		ch <- prometheus.MustNewConstMetric(snapInfo, prometheus.GaugeValue, 1,
-			f.Env, f.Snap.Version(), strconv.FormatBool(f.Snap.Preview()))
-		ch <- prometheus.MustNewConstMetric(snapBytes, prometheus.GaugeValue, float64(len(f.Data)), f.Env)
-		ch <- prometheus.MustNewConstMetric(snapItems, prometheus.GaugeValue, float64(f.Snap.Len()), f.Env)
+			f.Env, f.Version, strconv.FormatBool(f.Preview))
+		ch <- prometheus.MustNewConstMetric(snapBytes, prometheus.GaugeValue, float64(f.Size), f.Env)
+		ch <- prometheus.MustNewConstMetric(snapItems, prometheus.GaugeValue, float64(f.Items), f.Env)
 	}
 }

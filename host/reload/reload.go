@@ -166,7 +166,7 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 			continue
 		}
 		delete(r.rejected, c.Path)
-		if served && f.Snap.Version() == old.Snap.Version() {
+		if served && f.Version == old.Version {
 			next[c.Path], infos[c.Path] = old, c.Info // touched, same content
 			continue
 		}
@@ -182,7 +182,7 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 	// rejected.
 	owner := map[string]string{}
 	for path, f := range next {
-		if old, ok := r.current[path]; ok && old.Snap == f.Snap {
+		if old, ok := r.current[path]; ok && old.SameVersion(f) {
 			owner[f.Env] = path // unchanged: keeps its environment
 		}
 	}
@@ -225,10 +225,10 @@ func (r *Reloader) Rescan(ctx context.Context) error {
 	r.current, r.infos = next, infos
 	r.publish()
 	for _, f := range files {
-		if f.Snap != nil && containsFile(changed, f) {
+		if containsFile(changed, f) {
 			r.loaded.Add(1)
-			r.log.Info("snapshot loaded", "env", f.Env, "path", f.Path, "version", f.Snap.Version(),
-				"bytes", len(f.Data), "items", f.Snap.Len(), "preview", f.Snap.Preview())
+			r.log.Info("snapshot loaded", "env", f.Env, "path", f.Path, "version", f.Version,
+				"bytes", f.Size, "resident_bytes", len(f.Data), "items", f.Items, "preview", f.Preview)
 		}
 	}
 	for _, f := range removed {
@@ -262,7 +262,7 @@ func (r *Reloader) reject(c snapdir.Candidate, err error, served bool) {
 
 func containsFile(fs []snapdir.File, f snapdir.File) bool {
 	for _, g := range fs {
-		if g.Snap == f.Snap {
+		if g.SameVersion(f) {
 			return true
 		}
 	}
@@ -275,7 +275,7 @@ func (r *Reloader) differs(next map[string]snapdir.File) bool {
 		return true
 	}
 	for path, f := range next {
-		if old, ok := r.current[path]; !ok || old.Snap != f.Snap {
+		if old, ok := r.current[path]; !ok || !old.SameVersion(f) {
 			return true
 		}
 	}

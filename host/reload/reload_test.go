@@ -28,7 +28,7 @@ func (e *fakeEngine) swap(_ context.Context, files []snapdir.File) error {
 func served(r *Reloader) map[string]string {
 	m := map[string]string{}
 	for _, f := range r.Served() {
-		m[f.Env] = f.Snap.Version()
+		m[f.Env] = f.Version
 	}
 	return m
 }

@@ -169,7 +169,7 @@ type readyEnv struct {
 	Version string `json:"version"`
 	Preview bool   `json:"preview"`
 	Items   int    `json:"items"`
-	Bytes   int    `json:"bytes"`
+	Bytes   int64  `json:"bytes"` // the file's size
 }
 
 // ready answers /readyz: 200 with the served environments, 503 when none is served.
@@ -177,7 +177,7 @@ func (f *front) ready(w http.ResponseWriter, r *http.Request) {
 	files := f.opts.Snapshots()
 	envs := make([]readyEnv, len(files))
 	for i, s := range files {
-		envs[i] = readyEnv{ID: s.Env, Version: s.Snap.Version(), Preview: s.Snap.Preview(), Items: s.Snap.Len(), Bytes: len(s.Data)}
+		envs[i] = readyEnv{ID: s.Env, Version: s.Version, Preview: s.Preview, Items: s.Items, Bytes: s.Size}
 	}
 	status, word := http.StatusOK, "ready"
 	if len(files) == 0 {

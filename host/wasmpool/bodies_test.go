@@ -39,7 +39,7 @@ func TestBodiesFromReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader := &flipReader{file: file, at: int64(len(file)) - 10}
-	p, err := New(context.Background(), wasmtest.Module(t), []File{{Data: file[:n:n], Bodies: reader}}, Options{Instances: 1, MemoryOnlyCache: true})
+	p, err := New(context.Background(), wasmtest.Module(t), []File{{Data: file[:n:n], Reader: reader}}, Options{Instances: 1, MemoryOnlyCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +72,55 @@ func TestBodiesFromReader(t *testing.T) {
 	if f := p.Failures(); f != 0 {
 		t.Errorf("%d instance failures, want none", f)
 	}
+}
+
+// TestIndexFromReader serves a snapshot the host does not hold (Data nil, the host's
+// --bodies=file): each instance reads the index part from the file straight into its
+// memory, and the item bodies by range. An instance built later (replacing a failed
+// one) reads the index part again, and refuses a file whose header changed since the
+// pool was given it (a file rewritten in place, not verified), until it is back.
+func TestIndexFromReader(t *testing.T) {
+	file := testsnap.Build(t, env, 300)
+	reader := &flipReader{file: file, at: 40} // a byte of the content hash
+	p, err := New(context.Background(), wasmtest.Module(t), []File{{Reader: reader}}, Options{Instances: 1, MemoryOnlyCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	native := nativeRouter(t, file)
+	check := func(when string) {
+		t.Helper()
+		for _, req := range testsnap.Requests(env) {
+			got, err := p.Serve(context.Background(), &req)
+			if err != nil {
+				t.Fatalf("%s: %s %s: %v", when, req.Method, req.Path, err)
+			}
+			if want := native.Serve(&req); !bytes.Equal(frame(got), frame(want)) {
+				t.Errorf("%s: %s %s?%s: wasm %d %.200s, native %d %.200s", when, req.Method, req.Path, req.RawQuery, got.Status, got.Body, want.Status, want.Body)
+			}
+		}
+	}
+	check("first instance")
+
+	breakInstance := func() {
+		in := p.takeSlot()
+		in.closeModule()
+		p.putSlot(in)
+		req := testsnap.Requests(env)[0]
+		if _, err := p.Serve(context.Background(), &req); err == nil {
+			t.Fatal("a closed instance answered")
+		}
+	}
+	reader.flip = true
+	breakInstance()
+	req := testsnap.Requests(env)[0]
+	if _, err := p.Serve(context.Background(), &req); err == nil || !strings.Contains(err.Error(), "changed on disk") {
+		t.Errorf("an instance built from a file whose header changed: %v, want an error that says it changed on disk", err)
+	}
+	reader.flip = false
+	check("an instance built after the file came back")
+	breakInstance()
+	check("a replacement instance")
 }
 
 var _ io.ReaderAt = (*flipReader)(nil)

@@ -36,7 +36,6 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
-	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // ErrClosed is returned by Serve after Close.
@@ -104,26 +103,6 @@ type Pool struct {
 	failures  atomic.Uint64  // calls that failed (traps, guest exits, bad frames)
 
 	beforeCall func() // test hook: runs before each call into an instance
-}
-
-// File is one snapshot file the pool serves. Each instance holds only the file's index
-// part; the item bodies a request needs are copied into the instance as it asks for
-// them (wasm/README.md, "Item bodies by range"), from Data or through Bodies.
-type File struct {
-	// Data is the whole file, or its index part alone when Bodies is set. The pool keeps
-	// a reference to it; it must not change.
-	Data []byte
-	// Bodies reads the file by range, for a Data that is only the index part.
-	Bodies io.ReaderAt
-}
-
-// Whole returns the Files of whole snapshot files held in memory.
-func Whole(data ...[]byte) []File {
-	files := make([]File, len(data))
-	for i, d := range data {
-		files[i] = File{Data: d}
-	}
-	return files
 }
 
 // New compiles module, instantiates the pool's instances and loads every snapshot file
@@ -354,10 +333,10 @@ func (p *Pool) Close(ctx context.Context) error {
 // generation is the set of instances loaded with one snapshot set.
 type generation struct {
 	pool  *Pool
-	snaps []File
+	snaps []*source
 	// files finds a snapshot file by its content hash, for the byte ranges of item
 	// bodies an instance asks for.
-	files map[[32]byte]File
+	files map[[32]byte]*source
 	// slots holds one token per instance: the idle instance, or nil for a slot whose
 	// instance must be (re)built by whoever takes it.
 	slots   chan *instance
@@ -371,17 +350,21 @@ type generation struct {
 // newGeneration builds the instances of a snapshot set, in parallel.
 func (p *Pool) newGeneration(ctx context.Context, snaps []File) (*generation, error) {
 	g := &generation{
-		pool:  p,
-		snaps: snaps,
+		pool: p,
 		// Room for a replacement of every instance: a slot handed back by an instance
 		// given up on as busy stays in the channel beside its replacement's only briefly.
 		slots:   make(chan *instance, 2*p.opts.Instances),
 		retired: make(chan struct{}),
-		files:   map[[32]byte]File{},
+		files:   map[[32]byte]*source{},
 	}
-	for _, snap := range snaps {
-		if len(snap.Data) >= snapshot.HeaderSize {
-			g.files[[32]byte(snap.Data[32:64])] = snap
+	for i, f := range snaps {
+		src, err := newSource(f)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", i, err)
+		}
+		g.snaps = append(g.snaps, src)
+		if src.named {
+			g.files[src.hash] = src
 		}
 	}
 	errs := make([]error, p.opts.Instances)
@@ -490,9 +473,9 @@ type instance struct {
 	mod                                             api.Module
 	mem                                             api.Memory
 	alloc, handle, provide, loadSnapshot, configure api.Function
-	files                                           map[[32]byte]File // the generation's, by hash
-	frame                                           []byte            // request frame buffer, reused
-	stack                                           [2]uint64         // call stack for CallWithStack, reused
+	files                                           map[[32]byte]*source // the generation's, by hash
+	frame                                           []byte               // request frame buffer, reused
+	stack                                           [2]uint64            // call stack for CallWithStack, reused
 }
 
 // maxKeptFrame is the largest request frame buffer an instance keeps for reuse.
@@ -519,15 +502,8 @@ func (g *generation) newInstance(ctx context.Context) (*instance, error) {
 		inst.close()
 		return nil, fmt.Errorf("configure router: %w", err)
 	}
-	for i, file := range g.snaps {
-		// Only the index part goes into the instance: item bodies stay in the host's one
-		// copy of the file (or on disk), and the instance asks for the blocks a request
-		// needs.
-		snap := file.Data
-		if n, err := snapshot.IndexLen(snap); err == nil && n <= int64(len(snap)) {
-			snap = snap[:n]
-		}
-		if err := inst.give(ctx, inst.loadSnapshot, snap); err != nil {
+	for i, src := range g.snaps {
+		if err := inst.load(ctx, src); err != nil {
 			inst.close()
 			return nil, fmt.Errorf("load snapshot %d: %w", i, err)
 		}
@@ -542,7 +518,13 @@ func (in *instance) give(ctx context.Context, fn api.Function, data []byte) erro
 	if err != nil {
 		return err
 	}
-	in.stack[0], in.stack[1] = uint64(ptr), uint64(len(data))
+	return in.call(ctx, fn, ptr, len(data))
+}
+
+// call hands the guest buffer ptr of n bytes to fn (load_snapshot or configure), which
+// returns 0 or a packed error message.
+func (in *instance) call(ctx context.Context, fn api.Function, ptr uint32, n int) error {
+	in.stack[0], in.stack[1] = uint64(ptr), uint64(n)
 	if err := fn.CallWithStack(ctx, in.stack[:]); err != nil {
 		return fmt.Errorf("call %s: %w", fn.Definition().ExportNames()[0], err)
 	}
@@ -558,18 +540,30 @@ func (in *instance) give(ctx context.Context, fn api.Function, data []byte) erro
 
 // write allocates a guest buffer and copies b into it.
 func (in *instance) write(ctx context.Context, b []byte) (uint32, error) {
-	if uint64(len(b)) > 1<<32-1 {
-		return 0, errors.New("buffer larger than 4 GiB")
+	ptr, dst, err := in.buffer(ctx, uint64(len(b)))
+	if err != nil {
+		return 0, err
 	}
-	in.stack[0] = uint64(len(b))
+	copy(dst, b)
+	return ptr, nil
+}
+
+// buffer allocates a guest buffer of n bytes and returns its address and a view of it,
+// valid until the next call into the instance (which may grow its memory).
+func (in *instance) buffer(ctx context.Context, n uint64) (uint32, []byte, error) {
+	if n > 1<<32-1 {
+		return 0, nil, errors.New("buffer larger than 4 GiB")
+	}
+	in.stack[0] = n
 	if err := in.alloc.CallWithStack(ctx, in.stack[:]); err != nil {
-		return 0, fmt.Errorf("call alloc: %w", err)
+		return 0, nil, fmt.Errorf("call alloc: %w", err)
 	}
 	ptr := uint32(in.stack[0])
-	if ptr == 0 || !in.mem.Write(ptr, b) {
-		return 0, fmt.Errorf("alloc returned an invalid buffer %#x+%d", ptr, len(b))
+	dst, ok := in.mem.Read(ptr, uint32(n))
+	if ptr == 0 || !ok {
+		return 0, nil, fmt.Errorf("alloc returned an invalid buffer %#x+%d", ptr, n)
 	}
-	return ptr, nil
+	return ptr, dst, nil
 }
 
 // read returns the guest memory view of a packed ptr<<32|len; it is valid until the
@@ -629,7 +623,7 @@ func (in *instance) provideBodies(ctx context.Context, need []byte) ([]byte, err
 	total := uint64(0)
 	for _, r := range ranges {
 		file, ok := in.files[r.Snapshot]
-		if !ok || file.Bodies == nil && (r.Offset > uint64(len(file.Data)) || uint64(r.Length) > uint64(len(file.Data))-r.Offset) {
+		if !ok || file.Reader == nil && (r.Offset > uint64(len(file.Data)) || uint64(r.Length) > uint64(len(file.Data))-r.Offset) {
 			return nil, fmt.Errorf("the module asked for bytes %d+%d of a snapshot it was not given", r.Offset, r.Length)
 		}
 		total += uint64(r.Length)
@@ -637,20 +631,15 @@ func (in *instance) provideBodies(ctx context.Context, need []byte) ([]byte, err
 	if total > 1<<32-1 {
 		return nil, errors.New("the module asked for more than 4 GiB of item bodies at once")
 	}
-	in.stack[0] = total
-	if err := in.alloc.CallWithStack(ctx, in.stack[:]); err != nil {
-		return nil, fmt.Errorf("call alloc: %w", err)
-	}
-	ptr := uint32(in.stack[0])
-	dst, ok := in.mem.Read(ptr, uint32(total)) // a view of guest memory: reads land in place
-	if ptr == 0 || !ok {
-		return nil, fmt.Errorf("alloc returned an invalid buffer %#x+%d", ptr, total)
+	ptr, dst, err := in.buffer(ctx, total) // a view of guest memory: reads land in place
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range ranges {
 		file, part := in.files[r.Snapshot], dst[:r.Length]
-		if file.Bodies == nil {
+		if file.Reader == nil {
 			copy(part, file.Data[r.Offset:])
-		} else if _, err := file.Bodies.ReadAt(part, int64(r.Offset)); err != nil {
+		} else if _, err := file.Reader.ReadAt(part, int64(r.Offset)); err != nil {
 			return nil, fmt.Errorf("read item bodies: %w", err)
 		}
 		dst = dst[r.Length:]

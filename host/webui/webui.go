@@ -210,7 +210,7 @@ func (h *handler) snapshot(env string) *asset {
 		return nil
 	}
 	for _, f := range h.opts.Snapshots() {
-		if f.Env != env || f.Snap.Preview() {
+		if f.Env != env || f.Preview {
 			continue
 		}
 		h.mu.Lock()
@@ -218,15 +218,17 @@ func (h *handler) snapshot(env string) *asset {
 		if h.snaps == nil {
 			h.snaps = map[string]*asset{}
 		}
-		key := env + "\x00" + f.Snap.Version()
+		key := env + "\x00" + f.Version
 		if a := h.snaps[key]; a != nil {
 			return a
 		}
-		a := newAsset(f.Data, "application/octet-stream", false)
-		if f.Bodies != nil {
-			// Data is only the index part: the browser gets the whole file from disk.
-			a = &asset{file: f.Bodies, size: f.Snap.Size(), contentType: "application/octet-stream"}
-			a.tagOnce.Do(func() { a.etag = `"` + f.Snap.Version()[:32] + `"` })
+		var a *asset
+		if f.Data != nil {
+			a = newAsset(f.Data, "application/octet-stream", false)
+		} else {
+			// The host does not hold the file: the browser gets it from disk.
+			a = &asset{file: f.Reader, size: f.Size, contentType: "application/octet-stream"}
+			a.tagOnce.Do(func() { a.etag = `"` + f.Version[:32] + `"` })
 		}
 		for k := range h.snaps { // keep only the served version of each environment
 			if strings.HasPrefix(k, env+"\x00") {

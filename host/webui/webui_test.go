@@ -151,8 +151,8 @@ func testHandler(t *testing.T) http.Handler {
 		t.Fatal(err)
 	}
 	files := []snapdir.File{
-		{Env: "demo", Data: edgetest.DemoSnapshot(t), Snap: pub},
-		{Env: "secret", Data: edgetest.DemoPreviewSnapshot(t), Snap: prev},
+		{Env: "demo", Meta: snapdir.MetaOf(pub), Data: edgetest.DemoSnapshot(t), Snap: pub},
+		{Env: "secret", Meta: snapdir.MetaOf(prev), Data: edgetest.DemoPreviewSnapshot(t), Snap: prev},
 	}
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
 	return webui.Handler(webui.Options{Module: []byte("\x00asm fake module"), Snapshots: func() []snapdir.File { return files }, Next: next})
@@ -186,8 +186,9 @@ func TestPages(t *testing.T) {
 	}
 }
 
-// TestSnapshotWithBodiesOnDisk checks that a snapshot opened by its index part (the
-// host's --bodies=file) is still downloaded whole, with ranges, by the in-browser mode.
+// TestSnapshotWithBodiesOnDisk checks that a snapshot the host does not hold (opened by
+// OpenIndex, the host's --bodies=file) is still downloaded whole, with ranges, by the
+// in-browser mode.
 func TestSnapshotWithBodiesOnDisk(t *testing.T) {
 	whole := edgetest.DemoSnapshot(t)
 	path := filepath.Join(t.TempDir(), "demo.snap")
@@ -198,8 +199,8 @@ func TestSnapshotWithBodiesOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Data) >= len(whole) {
-		t.Fatalf("the index part is %d bytes of %d", len(f.Data), len(whole))
+	if f.Data != nil || f.Snap != nil {
+		t.Fatalf("the host holds %d bytes of the file", len(f.Data))
 	}
 	h := webui.Handler(webui.Options{Snapshots: func() []snapdir.File { return []snapdir.File{f} }, Next: http.NotFoundHandler()})
 	w := serve(h, "GET", "/web/snapshots/demo.snap")
