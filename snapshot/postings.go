@@ -639,3 +639,155 @@ func uvarintSlow(s string, i, end int) (uint64, int) {
 	}
 	return 0, -1
 }
+
+// SkipBlock enters the next block by its skip entry alone, decoding none of its items,
+// and returns the block's last item and largest frequency (0 for a list without
+// frequencies); ok is false when no block is left (the cursor is in the tail, at the
+// end, or the entry does not decode). The cursor then stands before the block's first
+// item, the rest of the block it was in left unread. Scoring by block maxima (block-max
+// WAND) reads the bounds of blocks this way, with a copy of a cursor, before it decides
+// which blocks to decode.
+func (p *Postings) SkipBlock() (last, maxFreq int, ok bool) {
+	if p.tail || p.blocks == 0 {
+		return 0, 0, false
+	}
+	if !p.enterBlock() {
+		p.fail()
+		return 0, 0, false
+	}
+	return p.last, int(p.maxFreq), true
+}
+
+// NextDocs decodes the next items, up to len(docs) of them, into docs, leaving their
+// frequencies unread where they are packed, and returns how many it decoded, 0 at the
+// end of the list. It serves the counting of a query's matches, which needs no
+// frequency. Freq and NextPosition are not meaningful after it.
+func (p *Postings) NextDocs(docs []int32) int {
+	var freqs [postingsBlock]int32 // the tail's frequencies are read on the way
+	k := 0
+	for k < len(docs) {
+		if p.j >= p.cnt {
+			if p.tail || !p.nextPart() {
+				if !p.tail {
+					p.fail()
+				}
+				break
+			}
+			continue
+		}
+		var n int
+		var ok bool
+		if p.tail {
+			m := min(len(docs)-k, len(freqs))
+			n, ok = p.tailBlock(docs[k:k+m], freqs[:m])
+		} else {
+			n, ok = p.packedDocs(docs[k:])
+		}
+		k += n
+		if !ok {
+			p.fail()
+			break
+		}
+	}
+	p.noPos = true
+	return k
+}
+
+// packedDocs is packedBlock without the frequencies.
+func (p *Postings) packedDocs(docs []int32) (int, bool) {
+	n := min(int(p.cnt-p.j), len(docs))
+	docs = docs[:n]
+	unpack(docs, p.base, p.blk, p.dw, int(p.j))
+	doc, last := p.doc, p.last
+	for i, d := range docs {
+		doc += int(d)
+		if doc > last {
+			n = i
+			break
+		}
+		docs[i] = int32(doc)
+	}
+	if n == 0 {
+		return 0, false
+	}
+	p.doc = int(docs[n-1])
+	p.j += int32(n)
+	return n, n == len(docs)
+}
+
+// AddTo adds the cursor's remaining items to the bitset set (item d is bit d%64 of word
+// d/64; items past its end are left out) and returns how many it read, decoding item
+// numbers only: counting a query's matches needs no frequency. It reads what NextDocs
+// reads, without a buffer in between. Freq and NextPosition are not meaningful after it.
+func (p *Postings) AddTo(set []uint64) int {
+	var docs [postingsBlock]int32
+	n := 0
+	for {
+		if !p.tail && p.j >= p.cnt {
+			if !p.nextPart() { // as NextDocs ends
+				p.fail()
+				return n
+			}
+			continue
+		}
+		if !p.tail && p.j == 0 && p.cnt == postingsBlock {
+			if k, ok := p.addBlock(set); ok {
+				n += k
+				continue
+			}
+		}
+		k := p.NextDocs(docs[:])
+		if k == 0 {
+			return n
+		}
+		for _, d := range docs[:k] {
+			if w := int(d >> 6); w < len(set) {
+				set[w] |= 1 << uint(d&63)
+			}
+		}
+		n += k
+	}
+}
+
+// addBlock adds the items of the current block, none of which is read yet, to set and
+// returns how many; false, having done nothing, when the block does not lie wholly
+// within the file (NextDocs then reads it). Like packedDocs, it stops the cursor at the
+// first item past the skip entry's, in a corrupt block.
+func (p *Postings) addBlock(set []uint64) (int, bool) {
+	w := uint(p.dw)
+	if p.blk+16*int(w)+8 > len(p.base) {
+		return 0, false
+	}
+	b := p.base[p.blk : p.blk+16*int(w)+8]
+	mask := uint64(1)<<w - 1
+	doc, last, bit := p.doc, p.last, uint(0)
+	// The bits of the items in one word of set gather in acc, which is written once
+	// per word: or-ing each item into memory waits on the store before.
+	word, acc := doc>>6, uint64(0)
+	for i := range postingsBlock {
+		k := bit >> 3
+		doc += int(le64(b[k:k+8]) >> (bit & 7) & mask)
+		bit += w
+		if doc > last {
+			flushWord(set, word, acc)
+			p.fail()
+			return i, true
+		}
+		if doc>>6 != word {
+			flushWord(set, word, acc)
+			word, acc = doc>>6, 0
+		}
+		acc |= 1 << uint(doc&63)
+	}
+	flushWord(set, word, acc)
+	p.doc, p.j = doc, postingsBlock
+	p.noPos = true
+	return postingsBlock, true
+}
+
+// flushWord ors acc into word i of set, when set has it.
+func flushWord(set []uint64, i int, acc uint64) {
+	if uint(i) < uint(len(set)) {
+		set[i] |= acc
+	}
+}

@@ -37,6 +37,15 @@ type Evaluator struct {
 	// unfused turns off the fused ways of fused.go, for the test that compares them
 	// with the node-by-node way.
 	unfused bool
+	// noTopK turns off the top-k path (topk.go), for the tests that compare it with
+	// the node-by-node way.
+	noTopK bool
+	// tk is the top-k path's state (nil until a search takes it).
+	tk *tkScratch
+	// replay, while a search the top-k path left to the node-by-node way runs, are the
+	// terms it looked up, in order, and replayAt the next one (keepLookups).
+	replay   []tkLookup
+	replayAt int
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of

@@ -28,6 +28,10 @@ type resolvedTerm struct {
 // lookupTerm finds q's field, dictionary and term, as term reads them. A
 // case-insensitive term is left unfound: term matches it another way.
 func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
+	if at := e.replayAt; at < len(e.replay) && e.replay[at].q == q {
+		e.replayAt++ // planTopK looked it up, in the same order (keepLookups)
+		return e.replay[at].r
+	}
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
 	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
 	if r.f == nil || q.CaseInsensitive {

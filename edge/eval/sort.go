@@ -25,6 +25,12 @@ func (e *Evaluator) Search(s *query.Search) (Result, error) {
 	if len(keys) == 0 {
 		keys = content.RelevanceOrder
 	}
+	if res, ok, err := e.searchTopK(s, keys); ok {
+		return res, err
+	}
+	if e.replay != nil {
+		defer e.forgetLookups()
+	}
 	scoring := s.Scores
 	for _, k := range keys {
 		scoring = scoring || k.Score
@@ -123,23 +129,9 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 				}
 				continue
 			}
-			var ra, rb uint32
-			if k.desc {
-				ra, rb = k.field.RankDesc(a), k.field.RankDesc(b)
-			} else {
-				ra, rb = k.field.RankAsc(a), k.field.RankAsc(b)
+			if c := k.compareRanks(a, b); c != 0 {
+				return c
 			}
-			switch {
-			case ra == rb:
-				continue
-			case ra == snapshot.NoRank:
-				return 1
-			case rb == snapshot.NoRank:
-				return -1
-			case (ra > rb) == k.desc:
-				return -1
-			}
-			return 1
 		}
 		return a - b
 	}
@@ -149,6 +141,28 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 	docs = m.set.appendRange(docs, 0, total)
 	slices.SortFunc(docs, cmp)
 	return append(docs[:0], docs[from:end]...)
+}
+
+// compareRanks orders items a and b by field key k: by the field's rank in k's
+// direction, items without the field last; 0 when they rank alike.
+func (k sortKey) compareRanks(a, b int) int {
+	var ra, rb uint32
+	if k.desc {
+		ra, rb = k.field.RankDesc(a), k.field.RankDesc(b)
+	} else {
+		ra, rb = k.field.RankAsc(a), k.field.RankAsc(b)
+	}
+	switch {
+	case ra == rb:
+		return 0
+	case ra == snapshot.NoRank:
+		return 1
+	case rb == snapshot.NoRank:
+		return -1
+	case (ra > rb) == k.desc:
+		return -1
+	}
+	return 1
 }
 
 // topK returns the k smallest members of set under cmp, in order, using a bounded

@@ -1,0 +1,115 @@
+package eval
+
+// scoreCandidates scores the window's candidates (tk.candDocs) and offers them to the
+// heap of the k best. It runs the plan's program column by column, a column holding a
+// node's scores of all the candidates: every candidate's score is computed with the
+// node-by-node way's float operations in its order (0 for a leaf left out, which
+// candidates shows cannot change it), for the cost of a few loops per window rather
+// than a walk of the program per item.
+func (tk *tkScratch) scoreCandidates(k int) {
+	docs := tk.candDocs
+	n := len(docs)
+	tk.scored += n
+	if n == 0 {
+		return
+	}
+	w := len(tk.columns) / (len(tk.leaves) + 2*len(tk.plan.ops) + 1)
+	next := 0
+	column := func() []float32 {
+		c := tk.columns[next*w : next*w+n]
+		next++
+		return c
+	}
+	zero := column()
+	clear(zero)
+	leafCols := next
+	for i := range tk.leaves {
+		col := column()
+		if tk.kept[i] {
+			tk.leaves[i].scoreColumn(col, docs)
+		}
+	}
+	stack := tk.stack[:0]
+	for _, op := range tk.plan.ops {
+		switch op.kind {
+		case tkOpLeaf:
+			col := zero
+			if tk.kept[op.n] {
+				col = tk.columns[(leafCols+int(op.n))*w : (leafCols+int(op.n))*w+n]
+			}
+			stack = append(stack, col)
+		case tkOpSum:
+			// A bool's should clauses add up in clause order (0 + x is x).
+			base := len(stack) - int(op.n)
+			sum := column()
+			copy(sum, stack[base])
+			for _, c := range stack[base+1:] {
+				addColumn(sum, c)
+			}
+			stack = append(stack[:base], sum)
+		case tkOpMax:
+			base := len(stack) - int(op.n)
+			stack = append(stack[:base], tk.maxColumn(stack[base:], op.tie, column))
+		}
+	}
+	tk.stack = stack[:0]
+	for i, s := range stack[0] {
+		if s >= tk.limit(k) {
+			tk.offer(tkHit{doc: docs[i], score: s}, k)
+		}
+	}
+}
+
+// addColumn adds src's scores to dst's, item by item.
+func addColumn(dst, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+// maxColumn is disMax's score of each candidate from its children's columns: the best
+// score, then tie × (the sum of all − the best), as disMax computes them.
+func (tk *tkScratch) maxColumn(children [][]float32, tie float32, column func() []float32) []float32 {
+	best := column()
+	clear(best)
+	if tie == 0 {
+		for _, c := range children {
+			c = c[:len(best)]
+			for i, v := range c {
+				if v > best[i] {
+					best[i] = v
+				}
+			}
+		}
+		return best
+	}
+	sum := column()
+	clear(sum)
+	for _, c := range children {
+		c = c[:len(best)]
+		for i, v := range c {
+			if v > best[i] {
+				best[i] = v
+			}
+			sum[i] += v
+		}
+	}
+	for i := range best {
+		best[i] += tie * (sum[i] - best[i])
+	}
+	return best
+}
+
+// scoreColumn writes the leaf's score of each of docs (increasing) into col, 0 where
+// the term is absent, advancing the leaf's cursor to each item it has.
+func (l *tkLeaf) scoreColumn(col []float32, docs []int32) {
+	for i, d := range docs {
+		doc := int(d)
+		v := float32(0)
+		if l.items.has(doc) && l.post.Advance(doc) == doc {
+			v = l.score(l.post.Freq(), doc)
+		}
+		col[i] = v
+	}
+}

@@ -1,0 +1,322 @@
+package eval
+
+import (
+	"math"
+	"strings"
+
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// The top-k path (topk.go) takes full-text queries of a few shapes: terms combined by
+// bools of should clauses and dis_max nodes (with boosts), alone or as the one must
+// clause of a bool whose other clauses are filters. planTopK reads such a query into a
+// plan without doing or charging any work; the plan then charges, step for step and in
+// the same order, what the node-by-node evaluation (run and its fused ways) charges,
+// and runs the filters as it does.
+
+// tkOpKind is the kind of one operation of a plan's score program.
+type tkOpKind uint8
+
+const (
+	tkOpLeaf tkOpKind = iota // push a term's score (0 where the item lacks it)
+	tkOpSum                  // replace the top n values by their sum, in clause order
+	tkOpMax                  // replace the top n values by dis_max's best plus tie × the rest
+)
+
+// tkOp is one operation of a score program: the node tree in post-order, so that an
+// item's score is computed with the float operations, in the order, of the node-by-node
+// evaluation.
+type tkOp struct {
+	kind tkOpKind
+	n    int32   // children (tkOpSum, tkOpMax) or the leaf's index (tkOpLeaf)
+	tie  float32 // tkMax's tie breaker
+}
+
+// tkCharge is one entry of a plan's work: steps to spend, or (filter >= 0) a filter
+// clause of the root to run, as the node-by-node evaluation does at that point.
+type tkCharge struct {
+	steps  int
+	filter int
+}
+
+// tkTerm is a leaf of a plan: a term found in its field's dictionary.
+type tkTerm struct {
+	field   *snapshot.Field
+	dict    snapshot.TermDict
+	i       int
+	keyword bool
+	boost   float32
+}
+
+// tkPlan is a query read for the top-k path.
+type tkPlan struct {
+	terms   []tkTerm
+	ops     []tkOp
+	charges []tkCharge
+	// filters are the root bool's filter clauses; termFilters says which are on one
+	// term (run first, and then restricting the rest, as preFilter does).
+	filters     []query.Query
+	termFilters []bool
+	restricted  bool
+	// postings is the number of postings of the terms.
+	postings int
+	// looked are the terms looked up in their dictionaries (lookupTerm), in order,
+	// with what was found.
+	looked []tkLookup
+}
+
+// tkLookup is a term looked up while planning, and what lookupTerm found.
+type tkLookup struct {
+	q query.Term
+	r resolvedTerm
+}
+
+// maxTopKTerms bounds the terms a plan scores (each has a set of its items, of the
+// collection's size, while the search runs); larger queries take the node-by-node way.
+const maxTopKTerms = 64
+
+// planTopK reads q into p (reset first); false when q is not of a shape the top-k path
+// takes, or when evaluating it may fail otherwise than by running out of budget.
+func (e *Evaluator) planTopK(q query.Query, p *tkPlan) bool {
+	p.terms, p.ops, p.charges = p.terms[:0], p.ops[:0], p.charges[:0]
+	p.filters, p.termFilters, p.restricted, p.postings = p.filters[:0], p.termFilters[:0], false, 0
+	p.looked = p.looked[:0]
+	if b, ok := q.(query.Bool); ok && hasRequired(b) {
+		return e.planFiltered(b, p)
+	}
+	_, ok := e.planScorer(q, 1, p)
+	return ok
+}
+
+// hasRequired reports whether b has a must or filter clause.
+func hasRequired(b query.Bool) bool {
+	for _, c := range b.Clauses {
+		if c.Occur == query.Must || c.Occur == query.Filter {
+			return true
+		}
+	}
+	return false
+}
+
+// planFiltered plans a bool of one scoring must clause and filter clauses, charging as
+// run and boolean do: the bool's step, its term filters first when they restrict the
+// rest (preFilter), then the other clauses in order.
+func (e *Evaluator) planFiltered(b query.Bool, p *tkPlan) bool {
+	if len(b.Clauses) > maxBoolClauses || b.MinimumShouldMatch > 0 {
+		return false
+	}
+	var must query.Query
+	filters, musts := 0, 0
+	for _, c := range b.Clauses {
+		switch c.Occur {
+		case query.Must:
+			must = c.Query
+			musts++
+		case query.Filter:
+			if isTermFilter(c) {
+				filters++
+			}
+		default:
+			return false
+		}
+	}
+	if musts != 1 {
+		return false
+	}
+	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1})
+	p.restricted = filters > 0
+	for _, c := range b.Clauses {
+		if c.Occur == query.Filter {
+			p.filters = append(p.filters, c.Query)
+			p.termFilters = append(p.termFilters, isTermFilter(c))
+		}
+	}
+	if p.restricted {
+		for i, isTerm := range p.termFilters {
+			if isTerm {
+				p.charges = append(p.charges, tkCharge{filter: i})
+			}
+		}
+	}
+	filter := 0
+	for _, c := range b.Clauses {
+		if c.Occur == query.Must {
+			if _, ok := e.planScorer(must, 1, p); !ok {
+				return false
+			}
+			continue
+		}
+		if !p.restricted || !p.termFilters[filter] {
+			p.charges = append(p.charges, tkCharge{filter: filter})
+		}
+		filter++
+	}
+	return true
+}
+
+// planScorer plans the scoring node q under the product of enclosing boosts; live says
+// whether any of its terms is found (a node without one scores nothing and is left out
+// of the program: adding or comparing its zeros changes no score).
+func (e *Evaluator) planScorer(q query.Query, boost float32, p *tkPlan) (live, ok bool) {
+	if len(p.terms) >= maxTopKTerms {
+		return false, false
+	}
+	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // run's (or termInto's) step
+	switch q := q.(type) {
+	case query.Term:
+		return e.planTerm(q, boost, p)
+	case query.Boost:
+		b := boost * float32(q.Boost)
+		if !(q.Boost >= 0) || !finiteWeight(b) {
+			return false, false
+		}
+		return e.planScorer(q.Query, b, p)
+	case query.Bool:
+		return e.planShould(q, boost, p)
+	case query.DisMax:
+		tie := float32(q.TieBreaker)
+		if !(tie >= 0 && tie <= 1) {
+			return false, false
+		}
+		return e.planChildren(nil, q.Queries, tkOp{kind: tkOpMax, tie: tie}, boost, p)
+	}
+	return false, false
+}
+
+// planTerm plans a term as term and termInto evaluate it: a found term's postings
+// are charged (its document frequency); a missing field or term scores nothing.
+func (e *Evaluator) planTerm(q query.Term, boost float32, p *tkPlan) (live, ok bool) {
+	r, ok := e.resolveTerm(q)
+	if !q.CaseInsensitive && !strings.Contains(q.Field, "*") { // resolveTerm looked it up
+		p.looked = append(p.looked, tkLookup{q: q, r: r})
+	}
+	if !ok {
+		// A word on a field of typed values (a date, a number) that cannot read as one
+		// matches nothing: term tries typedEquals, which gives up on it.
+		text := q.Text
+		words := !q.CaseInsensitive && !strings.Contains(q.Field, "*") && !numberLike(text) && text != "true" && text != "false"
+		return false, words
+	}
+	if r.f == nil || !r.found {
+		return false, true
+	}
+	docFreq := r.dict.Postings(r.i).DocFreq
+	p.charges = append(p.charges, tkCharge{steps: docFreq, filter: -1})
+	if docFreq == 0 {
+		return false, true
+	}
+	p.postings += docFreq
+	p.ops = append(p.ops, tkOp{kind: tkOpLeaf, n: int32(len(p.terms))})
+	p.terms = append(p.terms, tkTerm{field: r.f, dict: r.dict, i: r.i, keyword: r.keyword, boost: boost})
+	return true, true
+}
+
+// planShould plans a bool of should clauses (at least one matching), the shape of a
+// query's words: the clauses, then the union of their items, charged as boolean and
+// sumTerms charge it.
+func (e *Evaluator) planShould(q query.Bool, boost float32, p *tkPlan) (live, ok bool) {
+	if len(q.Clauses) == 0 || len(q.Clauses) > maxBoolClauses || q.MinimumShouldMatch < 0 || q.MinimumShouldMatch > 1 {
+		return false, false
+	}
+	for _, c := range q.Clauses {
+		if c.Occur != query.Should {
+			return false, false
+		}
+	}
+	live, ok = e.planChildren(q.Clauses, nil, tkOp{kind: tkOpSum}, boost, p)
+	p.charges = append(p.charges, tkCharge{steps: len(q.Clauses) * ((e.n + 63) / 64), filter: -1})
+	return live, ok
+}
+
+// planChildren plans the children of a sum (a bool's clauses) or dis_max node op (its
+// queries), keeping only those with a term found; a node left with one child is that
+// child (its one score is the node's: x + 0 and max(0, x) + tie × 0 are x).
+func (e *Evaluator) planChildren(clauses []query.Clause, queries []query.Query, op tkOp, boost float32, p *tkPlan) (live, ok bool) {
+	kept := 0
+	for i := range len(clauses) + len(queries) {
+		var child query.Query
+		if clauses != nil {
+			child = clauses[i].Query
+		} else {
+			child = queries[i]
+		}
+		ops, terms := len(p.ops), len(p.terms)
+		l, ok := e.planScorer(child, boost, p)
+		if !ok {
+			return false, false
+		}
+		if !l {
+			p.ops, p.terms = p.ops[:ops], p.terms[:terms]
+			continue
+		}
+		kept++
+	}
+	if kept > 1 {
+		op.n = int32(kept)
+		p.ops = append(p.ops, op)
+	}
+	return kept > 0, true
+}
+
+// finiteWeight reports whether boost w keeps every score finite: sums of a bounded
+// number of scores below 2^100 cannot overflow float32, and the top-k path's bounds
+// assume finite, ordered scores.
+func finiteWeight(w float32) bool { return w >= 0 && w < 0x1p100 }
+
+// chargeTopK spends p's work in the node-by-node order and runs the root's filters,
+// returning their intersection (nil when the root has none).
+func (e *Evaluator) chargeTopK(p *tkPlan) (filter docSet, hasFilter bool, err error) {
+	firstTerm := true
+	defer func() {
+		e.within = nil   // the root's: nothing encloses it
+		clear(p.filters) // the request's queries are not kept past it
+	}()
+	for _, c := range p.charges {
+		if c.filter < 0 {
+			if err := e.spend(c.steps); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		restricting := p.restricted && p.termFilters[c.filter]
+		if p.restricted && !restricting && firstTerm {
+			// preFilter is done: the other clauses run within its set.
+			firstTerm = false
+			if filter == nil {
+				filter = e.newSet()
+			}
+			e.within = filter
+		}
+		sub, err := e.run(p.filters[c.filter], false, 1)
+		if err != nil {
+			return nil, false, err
+		}
+		switch {
+		case !hasFilter:
+			filter, hasFilter = sub.set, true
+		default:
+			filter.and(sub.set)
+		}
+	}
+	if hasFilter && filter == nil {
+		filter = e.newSet()
+	}
+	return filter, hasFilter, nil
+}
+
+// bound is an upper bound of the term's score in items where its frequency is at most
+// freq and its norm factor (the cache's value) at most factor: BM25 grows with both,
+// in float32 as computed, since every rounding step is monotone.
+func (s *bm25Scorer) bound(freq, factor float32) float32 {
+	return s.weight - s.weight/float32(1+float32(freq*factor))
+}
+
+// inflate widens a bound by a few units in the last place, so that no rounding of the
+// composed bounds (tie breakers, fused multiply-adds) can leave one below a score.
+func inflate(b float32) float32 {
+	if b <= 0 {
+		return 0
+	}
+	return float32(b*(1+0x1p-16)) + math.SmallestNonzeroFloat32
+}

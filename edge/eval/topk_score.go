@@ -1,0 +1,442 @@
+package eval
+
+import (
+	"math/bits"
+
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// tkLeaf is a term of the top-k path being scored.
+type tkLeaf struct {
+	start   snapshot.Postings // at the list's start, for the passes that restart
+	post    snapshot.Postings // the scoring cursor, moved by Advance
+	field   *snapshot.Field
+	scorer  bm25Scorer
+	keyword bool
+	factor  float32 // the field's largest norm factor: the best any item's length gives
+	items   docSet  // the term's items (the counting pass's)
+}
+
+// tkNode is a node of the plan's tree, for the window-by-window pruning: a leaf, or a
+// sum or dis_max over children (tkScratch.kids[first:first+count]).
+type tkNode struct {
+	op           tkOp
+	first, count int
+}
+
+// openLeaves makes a leaf of each term of the plan, and the plan's node tree.
+func (e *Evaluator) openLeaves(tk *tkScratch) {
+	terms := tk.plan.terms
+	if cap(tk.leaves) < len(terms) {
+		tk.leaves = append(tk.leaves[:cap(tk.leaves)], make([]tkLeaf, len(terms)-cap(tk.leaves))...)
+	}
+	tk.leaves = tk.leaves[:len(terms)]
+	for i, t := range terms {
+		l := &tk.leaves[i]
+		l.start = t.dict.Postings(t.i)
+		l.post = l.start
+		l.field, l.keyword = t.field, t.keyword
+		st := e.stats(t.field, t.keyword)
+		l.scorer = e.newBM25(t.boost, idf(int64(l.start.DocFreq), st.docCount), st)
+		if !t.keyword {
+			l.factor = e.largestFactor(t.field, st)
+		}
+		l.items = e.newSet()
+	}
+	// The program is the tree in post-order: each node's children are the nodes on
+	// the stack when it comes.
+	tk.nodes, tk.kids = tk.nodes[:0], tk.kids[:0]
+	stack := tk.order[:0]
+	for _, op := range tk.plan.ops {
+		node := tkNode{op: op}
+		if op.kind != tkOpLeaf {
+			base := len(stack) - int(op.n)
+			node.first, node.count = len(tk.kids), int(op.n)
+			tk.kids = append(tk.kids, stack[base:]...)
+			stack = stack[:base]
+		}
+		stack = append(stack, len(tk.nodes))
+		tk.nodes = append(tk.nodes, node)
+	}
+	tk.order = stack[:0]
+}
+
+// largestFactor is the largest norm factor (1 / (k1 × ((1-b) + b × dl/avgdl))) of the
+// lengths f's items have: with it, a frequency bounds a term's score in any item.
+func (e *Evaluator) largestFactor(f *snapshot.Field, st fieldStats) float32 {
+	if c, ok := e.tk.factors[f]; ok && c.st == st {
+		return c.factor
+	}
+	var present [256]bool
+	for doc := 0; doc < e.n; doc++ {
+		present[f.Length(doc)] = true
+	}
+	table := e.normTable(st)
+	var best float32
+	for norm, ok := range present {
+		// An item with no terms in the field has no postings in it (norm 0).
+		if ok && norm > 0 && table[norm] > best {
+			best = table[norm]
+		}
+	}
+	if e.tk.factors == nil {
+		e.tk.factors = map[*snapshot.Field]fieldFactor{}
+	}
+	e.tk.factors[f] = fieldFactor{st: st, factor: best}
+	return best
+}
+
+// score is the leaf's score for an item of frequency freq, as termInto computes it.
+func (l *tkLeaf) score(freq int, doc int) float32 {
+	if l.keyword {
+		return l.scorer.score(1, 1)
+	}
+	return l.scorer.score(float32(freq), l.field.Length(doc))
+}
+
+// countMatches fills each leaf's set with its items, decoding item numbers only, and
+// returns their union.
+func (e *Evaluator) countMatches(tk *tkScratch) docSet {
+	set := e.newSet()
+	for i := range tk.leaves {
+		l := &tk.leaves[i]
+		p := l.start
+		p.AddTo(l.items)
+		set.or(l.items)
+	}
+	return set
+}
+
+// closeLeaves hands the leaves' sets back to the evaluator.
+func (e *Evaluator) closeLeaves(tk *tkScratch) {
+	for i := range tk.leaves {
+		e.releaseSet(tk.leaves[i].items)
+		tk.leaves[i].items = nil
+	}
+}
+
+// windowSize is the number of items of a window for a collection of n items (a
+// multiple of 64): a few blocks of the densest lists, and at most a few thousand
+// windows.
+func windowSize(n int) int {
+	return max(512, (n/2048+63)&^63)
+}
+
+// leafBounds fills tk.bounds with each leaf's best possible score in each window of
+// size w: a block's from its largest frequency, the tail's (which no skip entry bounds)
+// from its items' own scores.
+func (tk *tkScratch) leafBounds(w, windows int) {
+	tk.bounds = growFloats(tk.bounds, len(tk.leaves)*windows)
+	for i := range tk.leaves {
+		l := &tk.leaves[i]
+		b := tk.bounds[i*windows : (i+1)*windows]
+		r := l.start
+		prev, blocks := 0, false
+		for {
+			last, maxFreq, ok := r.SkipBlock()
+			if !ok {
+				break
+			}
+			bound := l.scorer.score(1, 1)
+			if !l.keyword {
+				bound = l.scorer.bound(float32(maxFreq), l.factor)
+			}
+			for k := prev / w; k <= last/w && k < windows; k++ {
+				b[k] = max(b[k], bound)
+			}
+			prev, blocks = last, true
+		}
+		target := 0
+		if blocks {
+			target = prev + 1
+		}
+		for doc := r.Advance(target); doc >= 0; doc = r.Next() {
+			if k := doc / w; k < windows {
+				b[k] = max(b[k], l.score(r.Freq(), doc))
+			}
+		}
+	}
+}
+
+// growFloats returns a zeroed slice of n floats, reusing b's storage.
+func growFloats(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// nodeBounds fills tk.nodeBound with each node's best possible score in window win,
+// composed from the leaves' as the score program composes scores, each widened by
+// inflate.
+func (tk *tkScratch) nodeBounds(win, windows int) {
+	for i, nd := range tk.nodes {
+		var b float32
+		switch nd.op.kind {
+		case tkOpLeaf:
+			b = tk.bounds[int(nd.op.n)*windows+win]
+		case tkOpSum:
+			for _, c := range tk.kids[nd.first : nd.first+nd.count] {
+				b += tk.nodeBound[c]
+			}
+		case tkOpMax:
+			var sum float32
+			for _, c := range tk.kids[nd.first : nd.first+nd.count] {
+				b = max(b, tk.nodeBound[c])
+				sum += tk.nodeBound[c]
+			}
+			// best + tie × (sum − best) is at most best + tie × sum.
+			b += nd.op.tie * sum
+		}
+		tk.nodeBound[i] = inflate(b)
+	}
+}
+
+// topHits returns the k best hits among the items of set, best first.
+func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
+	tk.heap = tk.heap[:0]
+	if len(tk.leaves) == 0 {
+		return tk.heap
+	}
+	w := windowSize(e.n)
+	if tk.window > 0 {
+		w = tk.window
+	}
+	windows := (e.n + w - 1) / w
+	tk.leafBounds(w, windows)
+	tk.nodeBound = growFloats(tk.nodeBound, len(tk.nodes))
+	tk.wins = growFloats(tk.wins, windows)
+	root := len(tk.nodes) - 1
+	for win := range windows {
+		tk.nodeBounds(win, windows)
+		tk.wins[win] = tk.nodeBound[root]
+	}
+	tk.columns = growFloats(tk.columns, (len(tk.leaves)+2*len(tk.plan.ops)+1)*w)
+	tk.kept = growBools(tk.kept, len(tk.leaves))
+	if words := len(tk.nodes) * (w / 64); cap(tk.cands) < words {
+		tk.cands = make([]uint64, words)
+	}
+	tk.cands = tk.cands[:len(tk.nodes)*(w/64)]
+	if cap(tk.counts) < maxLeast*(w/64) {
+		tk.counts = make([]uint64, maxLeast*(w/64))
+	}
+	tk.counts = tk.counts[:maxLeast*(w/64)]
+	// A first pass keeps only the hits above a floor, a third of the best bound, which
+	// prunes more than the heap's threshold does while the heap fills with the first
+	// items; its answer stands when k hits reach the floor (every item it left out
+	// scores below it). Else a second pass has no floor.
+	var best float32
+	for _, b := range tk.wins {
+		best = max(best, b)
+	}
+	for _, floor := range [...]float32{best / 3, 0} {
+		tk.heap, tk.floor = tk.heap[:0], floor
+		for i := range tk.leaves {
+			tk.leaves[i].post = tk.leaves[i].start
+		}
+		for win := range windows {
+			if tk.wins[win] >= tk.limit(k) {
+				tk.scoreWindow(set, win, w, windows, k)
+			}
+		}
+		if len(tk.heap) == k && tk.heap[0].score >= floor {
+			break
+		}
+	}
+	return tk.sortedHits()
+}
+
+// limit is the score an item must reach to be offered to the heap of the k best: the
+// heap's threshold or the pass's floor.
+func (tk *tkScratch) limit(k int) float32 {
+	return max(tk.threshold(k), tk.floor)
+}
+
+// growBools returns n false values, reusing b's storage.
+func growBools(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// scoreWindow scores the items of set in window win (of size w) that may reach the
+// heap's threshold and offers them to the heap of the k best.
+func (tk *tkScratch) scoreWindow(set docSet, win, w, windows, k int) {
+	lo := win * w
+	tk.nodeBounds(win, windows)
+	clear(tk.kept)
+	root := len(tk.nodes) - 1
+	words := w / 64
+	cand := tk.cands[root*words : (root+1)*words]
+	if !tk.candidates(root, max(tk.limit(k), 0), lo, words) {
+		return
+	}
+	docs := tk.candDocs[:0]
+	for i, x := range cand {
+		if word := lo>>6 + i; word < len(set) {
+			x &= set[word]
+		} else {
+			x = 0
+		}
+		for ; x != 0; x &= x - 1 {
+			docs = append(docs, int32((lo>>6+i)<<6+bits.TrailingZeros64(x)))
+		}
+	}
+	tk.candDocs = docs
+	tk.scoreCandidates(k)
+}
+
+// candidates computes, into node's slot of tk.cands, the items of the window (from
+// lo, words long) whose node score may reach t, and marks in tk.kept the leaves whose
+// scores count for them; false when there is none. Lucene's MaxScore reasoning, by
+// node: a dis_max (without tie breaker) child bounded below t cannot give an item its
+// best score, and a sum's child that the others' bounds cannot make up for is required.
+func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
+	nd := tk.nodes[node]
+	out := tk.cands[node*words : (node+1)*words]
+	if tk.nodeBound[node] < t {
+		return false
+	}
+	kids := tk.kids[nd.first : nd.first+nd.count]
+	switch nd.op.kind {
+	case tkOpLeaf:
+		tk.kept[nd.op.n] = true
+		items := tk.leaves[nd.op.n].items
+		any := uint64(0)
+		for i := range out {
+			if word := lo>>6 + i; word < len(items) {
+				out[i] = items[word]
+			} else {
+				out[i] = 0
+			}
+			any |= out[i]
+		}
+		return any != 0
+	case tkOpMax:
+		if nd.op.tie != 0 {
+			t = 0 // every child adds to the score
+		}
+		clear(out)
+		found := false
+		for _, c := range kids {
+			if tk.candidates(c, t, lo, words) {
+				found = true
+				orWords(out, tk.cands[c*words:(c+1)*words])
+			}
+		}
+		return found
+	}
+	return tk.sumCandidates(nd, kids, t, lo, words, out)
+}
+
+// sumCandidates is candidates for a sum node: the intersection of its required
+// children's candidates, or the union of all when none is required. The children
+// that are not required are visited all the same, to keep their leaves.
+func (tk *tkScratch) sumCandidates(nd tkNode, kids []int, t float32, lo, words int, out []uint64) bool {
+	var total float32
+	for _, c := range kids {
+		total += tk.nodeBound[c]
+	}
+	required := false
+	for _, c := range kids {
+		required = required || childNeed(t, total, tk.nodeBound[c]) > 0
+	}
+	if required {
+		for i := range out {
+			out[i] = ^uint64(0)
+		}
+	} else {
+		clear(out)
+	}
+	least := 1
+	if !required {
+		least = tk.leastPresent(kids, t)
+	}
+	counts := tk.counts[:least*words]
+	clear(counts)
+	for _, c := range kids {
+		need := childNeed(t, total, tk.nodeBound[c])
+		ok := tk.candidates(c, max(need, 0), lo, words)
+		child := tk.cands[c*words : (c+1)*words]
+		switch {
+		case need > 0 && !ok:
+			return false
+		case need > 0:
+			andWords(out, child)
+		case ok && !required:
+			// counts[m-1] holds the items in at least m of the children so far.
+			for m := least - 1; m > 0; m-- {
+				for i := range words {
+					counts[m*words+i] |= counts[(m-1)*words+i] & child[i]
+				}
+			}
+			orWords(counts[:words], child)
+		}
+	}
+	if !required {
+		copy(out, counts[(least-1)*words:])
+	}
+	for _, x := range out {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLeast bounds the count of children leastPresent asks for.
+const maxLeast = 8
+
+// leastPresent is how many of a sum's children an item needs, at least, for the sum to
+// reach t: one more than the most whose largest bounds together stay below t (with
+// the margin of childNeed). Lucene's minimum-should-match reasoning, from scores.
+func (tk *tkScratch) leastPresent(kids []int, t float32) int {
+	top := tk.order[:0]
+	for _, c := range kids {
+		top = append(top, c)
+	}
+	// A few children: an insertion sort, largest bound first.
+	for i := 1; i < len(top); i++ {
+		for j := i; j > 0 && tk.nodeBound[top[j]] > tk.nodeBound[top[j-1]]; j-- {
+			top[j], top[j-1] = top[j-1], top[j]
+		}
+	}
+	tk.order = top[:0]
+	var sum float32
+	least := 1
+	for _, c := range top {
+		sum += tk.nodeBound[c]
+		if sum*(1+0x1p-10) >= t*(1-0x1p-10) || least == maxLeast {
+			break
+		}
+		least++
+	}
+	return min(least, len(kids))
+}
+
+// childNeed is the score a sum's child must reach for the sum to reach t, when the
+// others (total − own, of bounds) give their most: t − (total − own), lowered by a
+// margin that covers the rounding of the sums (positive: the child is required).
+func childNeed(t, total, own float32) float32 {
+	others := total - own
+	return t*(1-0x1p-10) - others*(1+0x1p-10)
+}
+
+// orWords sets in dst the bits of src.
+func orWords(dst, src []uint64) {
+	for i := range dst {
+		dst[i] |= src[i]
+	}
+}
+
+// andWords clears in dst the bits not in src.
+func andWords(dst, src []uint64) {
+	for i := range dst {
+		dst[i] &= src[i]
+	}
+}

@@ -1,0 +1,213 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/edge/content"
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
+)
+
+// topKWords are the words of the generated queries: common and rarer words of the
+// generated prose and titles, a typed value, and words no item has.
+var topKWords = []string{
+	"coffee", "garden", "mountain", "festival", "edge", "café", "müller", "the", "a",
+	"smørrebrød", "beginners", "kyoto's", "news", "recipe", "3.14", "true", "nosuchword",
+	"zürich", "東京", "design", "launch", "river",
+}
+
+// topKFields are the fields of the generated queries: long and short text, exact
+// values, typed values, and a field no item has.
+var topKFields = []string{
+	"Name", "Data.body", "Data.summary", "Data.title", "Data.description", "Data.tags",
+	"Data.seo.keywords", "Data.seo.metaTitle", "TemplateName.keyword", "Data.rating",
+	"CreatedAt", "Nope", "Data.bio", "Data.tags.keyword",
+}
+
+// randomTopKQuery makes a query of the shapes the top-k path takes (and some it
+// declines): dis_max over fields of bools of words, bools of dis_max over fields,
+// single terms, with boosts, tie breakers, minimum_should_match and filters.
+func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
+	words := make([]string, 1+r.IntN(4))
+	for i := range words {
+		words[i] = topKWords[r.IntN(len(topKWords))]
+	}
+	fields := make([]string, 1+r.IntN(6))
+	for i := range fields {
+		fields[i] = topKFields[r.IntN(len(topKFields))]
+	}
+	term := func(f, w string) query.Query {
+		var q query.Query = query.Term{Field: f, Text: w}
+		if r.IntN(8) == 0 {
+			q = query.Boost{Query: q, Boost: []float64{0.5, 2, 3.7, 0}[r.IntN(4)]}
+		}
+		return q
+	}
+	tie := func() float64 { return []float64{0, 0, 0.3, 1, 0.01}[r.IntN(5)] }
+	msm := func() int { return []int{0, 0, 0, 1, 2}[r.IntN(5)] }
+	var q query.Query
+	switch r.IntN(4) {
+	case 0: // query_string's shape: dis_max over fields of the words' bool
+		var dm query.DisMax
+		for _, f := range fields {
+			var b query.Bool
+			for _, w := range words {
+				b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: term(f, w)})
+			}
+			b.MinimumShouldMatch = msm()
+			dm.Queries = append(dm.Queries, b)
+		}
+		dm.TieBreaker = tie()
+		q = dm
+	case 1: // best_fields per word: a bool of dis_max
+		var b query.Bool
+		for _, w := range words {
+			var dm query.DisMax
+			for _, f := range fields {
+				dm.Queries = append(dm.Queries, term(f, w))
+			}
+			dm.TieBreaker = tie()
+			b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: dm})
+		}
+		b.MinimumShouldMatch = msm()
+		q = b
+	case 2: // one field's words
+		var b query.Bool
+		for _, w := range words {
+			b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: term(fields[0], w)})
+		}
+		q = b
+	default:
+		q = term(fields[0], words[0])
+	}
+	if r.IntN(5) == 0 {
+		q = query.Boost{Query: q, Boost: 1.5}
+	}
+	switch r.IntN(6) {
+	case 0:
+		q = query.Bool{Clauses: []query.Clause{{Occur: query.Must, Query: q}, {Occur: query.Filter, Query: query.Term{Field: "TemplateName.keyword", Text: []string{"Recipe", "Article", "Nope"}[r.IntN(3)]}}}}
+	case 1:
+		q = query.Bool{Clauses: []query.Clause{
+			{Occur: query.Filter, Query: query.IDs{Values: []string{snap.ContentID(r.IntN(snap.Len())), snap.ContentID(r.IntN(snap.Len()))}}},
+			{Occur: query.Must, Query: q},
+			{Occur: query.Filter, Query: query.ConstantScore{Query: query.Term{Field: "Status.keyword", Text: "Published"}}},
+		}}
+	case 2:
+		q = query.Bool{Clauses: []query.Clause{{Occur: query.Must, Query: q}, {Occur: query.Filter, Query: query.Exists{Field: "Data.rating"}}}}
+	}
+	return q
+}
+
+// searchOutcome prints everything a search answers, scores as bits, and the work spent.
+func searchOutcome(e *Evaluator, s *query.Search) string {
+	e.BeginRequest()
+	res, err := e.Search(s)
+	var b strings.Builder
+	fmt.Fprintf(&b, "err %v steps %d total %d matched %d", err, e.Steps(), res.Total, res.Matched.Count())
+	for k, d := range res.Docs {
+		fmt.Fprintf(&b, " %d", d)
+		if res.Scores != nil {
+			fmt.Fprintf(&b, ":%x", math.Float64bits(res.Scores[k]))
+		}
+	}
+	if err == nil {
+		sum := 0
+		res.Matched.ForEach(func(doc int) { sum = sum*31 + doc })
+		fmt.Fprintf(&b, " matched-hash %d", sum)
+	}
+	return b.String()
+}
+
+// TestTopKAgreesWithNodeByNode runs many generated searches with and without the
+// top-k path: hits, their order (ties included), scores bit for bit, totals, the
+// matched set, errors and the work spent must be the same, also when the budget
+// runs out part way.
+func TestTopKAgreesWithNodeByNode(t *testing.T) {
+	snap := genSnapshot(t, 1500)
+	fast, full := NewEvaluator(snap), NewEvaluator(snap)
+	full.noTopK = true
+	fast.tk = &tkScratch{}
+	r := rand.New(rand.NewPCG(11, 12))
+	cases := 2000
+	if testing.Short() {
+		cases = 400
+	}
+	for i := range cases {
+		fast.tk.window = []int{0, 64, 128, 192}[i%4] // many windows, so that some are pruned
+		fast.tk.anySize = i%5 != 0
+		q := randomTopKQuery(r, snap)
+		s := &query.Search{Query: q, From: r.IntN(41), Size: 1 + r.IntN(50)}
+		switch r.IntN(8) {
+		case 0:
+			s.Sort = []query.SortField{{Score: true, Desc: true}} // ties by item number
+		case 1:
+			s.Sort = []query.SortField{{Score: true, Desc: true}, {Field: "Data.rating", Desc: r.IntN(2) == 0}}
+		case 2:
+			s.Size = 0
+		}
+		if len(s.Sort) == 0 {
+			s.Sort = content.RelevanceOrder
+		}
+		want := searchOutcome(full, s)
+		got := searchOutcome(fast, s)
+		if got != want {
+			t.Fatalf("case %d: %v (%#v) from %d size %d:\ntop-k:        %.600s\nnode by node: %.600s", i, q, q, s.From, s.Size, got, want)
+		}
+		// The same search on a budget that runs out somewhere on the way.
+		var steps int64
+		fmt.Sscanf(want[strings.Index(want, "steps ")+6:], "%d", &steps)
+		if steps > 1 {
+			budget := 1 + r.Int64N(steps)
+			full.SetMaxSteps(budget)
+			fast.SetMaxSteps(budget)
+			want, got = searchOutcome(full, s), searchOutcome(fast, s)
+			full.SetMaxSteps(DefaultMaxSteps)
+			fast.SetMaxSteps(DefaultMaxSteps)
+			if got != want {
+				t.Fatalf("case %d on a budget of %d steps: %v:\ntop-k:        %.300s\nnode by node: %.300s", i, budget, q, got, want)
+			}
+		}
+	}
+	if fast.tk.answered < cases/2 {
+		t.Errorf("the top-k path answered %d searches of %d", fast.tk.answered, 2*cases)
+	}
+	t.Logf("the top-k path answered %d searches of %d, scoring %d of their %d matches", fast.tk.answered, 2*cases, fast.tk.scored, fast.tk.matched)
+	if fast.tk.scored*10 > fast.tk.matched*9 { // a few hundred items, pages of up to 90
+		t.Errorf("the top-k path scored %d of %d matches: it hardly prunes", fast.tk.scored, fast.tk.matched)
+	}
+}
+
+// TestTopKTakesTheFullTextShapes checks that the top-k path does take the shapes it is
+// for (so that the comparison above compares something).
+func TestTopKTakesTheFullTextShapes(t *testing.T) {
+	snap := genSnapshot(t, 300)
+	e := NewEvaluator(snap)
+	words := func(f string) query.Bool {
+		return query.Bool{Clauses: []query.Clause{
+			{Occur: query.Should, Query: query.Term{Field: f, Text: "coffee"}},
+			{Occur: query.Should, Query: query.Term{Field: f, Text: "garden"}},
+		}}
+	}
+	dm := query.DisMax{Queries: []query.Query{words("Name"), words("Data.body"), words("CreatedAt"), words("Nope")}}
+	filtered := query.Bool{Clauses: []query.Clause{{Occur: query.Must, Query: dm}, {Occur: query.Filter, Query: query.Term{Field: "TemplateName.keyword", Text: "Recipe"}}}}
+	for _, q := range []query.Query{dm, filtered, words("Data.body"), query.Term{Field: "Data.body", Text: "coffee"}} {
+		tk := &tkScratch{}
+		if !e.planTopK(q, &tk.plan) {
+			t.Errorf("%v: not taken by the top-k path", q)
+		}
+	}
+	for _, q := range []query.Query{
+		query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: dm}, {Occur: query.MustNot, Query: words("Name")}}},
+		query.Phrase{Field: "Data.body", Terms: []string{"coffee", "garden"}, Positions: []int{0, 1}},
+		query.DisMax{Queries: []query.Query{query.Term{Field: "Data.rating", Text: "4"}}},
+	} {
+		tk := &tkScratch{}
+		if e.planTopK(q, &tk.plan) {
+			t.Errorf("%v: taken by the top-k path", q)
+		}
+	}
+}
