@@ -248,11 +248,7 @@ export class Engine {
       if (index) return this.#serve(this.#put(index), index.length, reader, verify);
       const n = indexLength(syncRead(reader.read(0, 80)));
       const p = this.#call('alloc', n);
-      const dst = new Uint8Array(this.#x.memory.buffer, p, n); // a fresh view after alloc
-      try {
-        if (typeof reader.readInto === 'function') syncRead(reader.readInto(0, dst));
-        else dst.set(checkRead({ offset: 0, length: n, hash: 'index' }, syncRead(reader.read(0, n))));
-      } catch (err) { this.#call('dealloc', p, n); throw err; }
+      try { syncRead(fillIndex(reader, new Uint8Array(this.#x.memory.buffer, p, n))); } catch (err) { this.#call('dealloc', p, n); throw err; }
       return this.#serve(p, n, reader, verify);
     } catch (err) {
       reader.close?.();
@@ -280,11 +276,7 @@ export class Engine {
       // Nothing else calls into the module until this call ends, so the memory does not
       // grow and the view stays valid across the awaits.
       const p = this.#call('alloc', n);
-      const dst = new Uint8Array(this.#x.memory.buffer, p, n);
-      try {
-        if (typeof reader.readInto === 'function') await reader.readInto(0, dst);
-        else dst.set(checkRead({ offset: 0, length: n, hash: 'index' }, await reader.read(0, n)));
-      } catch (err) { this.#call('dealloc', p, n); throw err; }
+      try { await fillIndex(reader, new Uint8Array(this.#x.memory.buffer, p, n)); } catch (err) { this.#call('dealloc', p, n); throw err; }
       return this.#serve(p, n, reader, verify);
     } catch (err) {
       reader.close?.();
@@ -419,6 +411,20 @@ export class Engine {
     for (const r of ranges) { mem.set(r.read.bytes.subarray(r.at, r.at + r.length), o); o += r.length; }
     return this.#copy(this.#call('provide', p, total));
   }
+}
+
+// fillIndex fills dst, a view of the module's memory, with the file's first dst.length
+// bytes: through the source's readInto, else through one read. It returns a Promise when
+// the source's reads do.
+function fillIndex(reader, dst) {
+  if (typeof reader.readInto === 'function') return reader.readInto(0, dst);
+  const got = (b) => {
+    const bytes = toBytes(b);
+    if (bytes.length !== dst.length) throw new Error(`cdaedge: reading the snapshot's index part (${dst.length} bytes) returned ${bytes.length}`);
+    dst.set(bytes);
+  };
+  const b = reader.read(0, dst.length);
+  return typeof b?.then === 'function' ? b.then(got) : got(b);
 }
 
 // syncRead returns b, or throws when it is a Promise (a source for loadSnapshotAsync).
