@@ -354,18 +354,7 @@ func (p *Postings) NextBlock(docs, freqs []int32) int {
 // into freqs (text only), as many as both hold, and returns how many; false after the
 // items that decode when the block is corrupt.
 func (p *Postings) packedBlock(docs, freqs []int32) (int, bool) {
-	n := min(int(p.cnt-p.j), len(docs))
-	docs = docs[:n]
-	unpack(docs, p.base, p.blk, p.dw, int(p.j))
-	doc, last := p.doc, p.last
-	for i, d := range docs {
-		doc += int(d)
-		if doc > last {
-			n = i
-			break
-		}
-		docs[i] = int32(doc)
-	}
+	n, ok := p.decodeDocs(docs)
 	if n == 0 {
 		return 0, false
 	}
@@ -382,7 +371,25 @@ func (p *Postings) packedBlock(docs, freqs []int32) (int, bool) {
 	}
 	p.doc = int(docs[n-1])
 	p.j += int32(n)
-	return n, n == len(docs)
+	return n, ok
+}
+
+// decodeDocs decodes the current block's next items into docs, as many as both hold,
+// without moving the cursor, and returns how many; false after the items that decode
+// when the block is corrupt (an item beyond the block's last).
+func (p *Postings) decodeDocs(docs []int32) (int, bool) {
+	n := min(int(p.cnt-p.j), len(docs))
+	docs = docs[:n]
+	unpack(docs, p.base, p.blk, p.dw, int(p.j))
+	doc, last := p.doc, p.last
+	for i, d := range docs {
+		doc += int(d)
+		if doc > last {
+			return i, false
+		}
+		docs[i] = int32(doc)
+	}
+	return n, true
 }
 
 // tailBlock decodes the tail's next items into docs and their frequencies into freqs
@@ -695,24 +702,13 @@ func (p *Postings) NextDocs(docs []int32) int {
 
 // packedDocs is packedBlock without the frequencies.
 func (p *Postings) packedDocs(docs []int32) (int, bool) {
-	n := min(int(p.cnt-p.j), len(docs))
-	docs = docs[:n]
-	unpack(docs, p.base, p.blk, p.dw, int(p.j))
-	doc, last := p.doc, p.last
-	for i, d := range docs {
-		doc += int(d)
-		if doc > last {
-			n = i
-			break
-		}
-		docs[i] = int32(doc)
-	}
+	n, ok := p.decodeDocs(docs)
 	if n == 0 {
 		return 0, false
 	}
 	p.doc = int(docs[n-1])
 	p.j += int32(n)
-	return n, n == len(docs)
+	return n, ok
 }
 
 // AddTo adds the cursor's remaining items to the bitset set (item d is bit d%64 of word

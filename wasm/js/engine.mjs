@@ -199,7 +199,7 @@ export class Engine {
   #x; #dead = null; #closed = false; environments = [];
   // #readers holds, by content hash (hex), each served file's reader and environment.
   #readers = new Map();
-  // #turn chains handleAsync calls; #busy is set while one is under way, since a
+  // #turn chains handleAsync and loadSnapshotAsync calls; #busy is set while one is under way, since a
   // synchronous handle meanwhile would take the module's pending request from under it.
   #turn = Promise.resolve(); #busy = false;
   constructor(instance) { this.#x = instance.exports; }
@@ -265,22 +265,38 @@ export class Engine {
    */
   async loadSnapshotAsync(snapshot, { verify = true } = {}) {
     const { index, reader } = toSource(snapshot);
+    return this.#exclusive(async () => {
+      try {
+        return await this.#loadAsync(index, reader, verify);
+      } catch (err) {
+        reader.close?.();
+        throw err;
+      }
+    });
+  }
+
+  // #loadAsync is loadSnapshotAsync's work, run by #exclusive.
+  async #loadAsync(index, reader, verify) {
+    if (index) return this.#serve(this.#put(index), index.length, reader, verify);
+    const n = indexLength(toBytes(await reader.read(0, 80)));
+    // Nothing else calls into the module until this call ends, so the memory does not
+    // grow and the view stays valid across the awaits.
+    const p = this.#call('alloc', n);
+    try { await fillIndex(reader, new Uint8Array(this.#x.memory.buffer, p, n)); } catch (err) { this.#call('dealloc', p, n); throw err; }
+    return this.#serve(p, n, reader, verify);
+  }
+
+  // #exclusive runs fn once the calls under way (handleAsync, loadSnapshotAsync) have
+  // ended; calls made meanwhile wait for it. #busy marks the run, since a synchronous
+  // handle or loadSnapshot meanwhile would take the module from under it.
+  async #exclusive(fn) {
     const turn = this.#turn;
     let done;
     this.#turn = new Promise((resolve) => { done = resolve; });
     await turn;
     this.#busy = true;
     try {
-      if (index) return this.#serve(this.#put(index), index.length, reader, verify);
-      const n = indexLength(toBytes(await reader.read(0, 80)));
-      // Nothing else calls into the module until this call ends, so the memory does not
-      // grow and the view stays valid across the awaits.
-      const p = this.#call('alloc', n);
-      try { await fillIndex(reader, new Uint8Array(this.#x.memory.buffer, p, n)); } catch (err) { this.#call('dealloc', p, n); throw err; }
-      return this.#serve(p, n, reader, verify);
-    } catch (err) {
-      reader.close?.();
-      throw err;
+      return await fn();
     } finally {
       this.#busy = false;
       done();
@@ -348,19 +364,11 @@ export class Engine {
    * ranges in parallel, and answers the calls made meanwhile one after another.
    */
   async handleAsync(method, path, query, headers, body) {
-    const turn = this.#turn;
-    let done;
-    this.#turn = new Promise((resolve) => { done = resolve; });
-    await turn;
-    this.#busy = true;
-    try {
+    return this.#exclusive(async () => {
       let answer = this.#start(method, path, query, headers, body);
       while (isNeed(answer)) answer = this.#provide(await this.#readAsync(decodeNeed(answer)));
       return toResponse(answer);
-    } finally {
-      this.#busy = false;
-      done();
-    }
+    });
   }
 
   /** close stops reading the snapshots' sources (closing those that have close()); the engine answers no more. */
