@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -31,6 +33,10 @@ type Writer struct {
 	ids     map[string]struct{}
 	ranges  int // how many ranges to index at once; 0: indexRanges (tests set it)
 	derived []derivedSection
+	// once is set while EncodeOnce encodes: the items' JSON is let go of as soon as
+	// it has been compressed and indexed. spent is set then: the writer has no items
+	// left to add to or encode.
+	once, spent bool
 }
 
 // derivedSection is a section that Encode computes from the canonical items.
@@ -57,7 +63,8 @@ func NewWriter(env string, preview bool) (*Writer, error) {
 // Derive asks Encode to store one more section, name, computed by build from the
 // items: build is called once, with the item count and a function that returns item i's
 // canonical JSON (items in ContentID order, as the snapshot numbers them), and must be
-// deterministic. A reader finds the section with Snapshot.Section; a reader that does
+// deterministic; it may run while Encode does other work on the items, reading them
+// only. A reader finds the section with Snapshot.Section; a reader that does
 // not know it ignores it. This is how the engine keeps facts about the whole content
 // (such as the shapes its GraphQL schema is typed from) in the resident index, so that
 // no runtime has to read every item body to learn them.
@@ -98,6 +105,9 @@ func (w *Writer) AddValidated(item []byte) error {
 // add adds an item whose Status is status, unless its ContentID was added before or
 // its status does not belong in the snapshot.
 func (w *Writer) add(it pendingItem, status string) error {
+	if w.spent {
+		return errors.New("snapshot writer: already encoded with EncodeOnce")
+	}
 	if !w.preview && status != PublishedStatus {
 		return fmt.Errorf("item %q: status %q in a published-only snapshot", it.id, status)
 	}
@@ -136,21 +146,36 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 // canonicalForm returns the object root, of size bytes, with its members in the order
 // of API.md D2 and without insignificant whitespace.
 func canonicalForm(root gjson.Result, size int) []byte {
+	out, _, _ := canonicalFormOf(root, size)
+	return out
+}
+
+// canonicalFormOf is canonicalForm, which also returns the object's ContentID and
+// Status members (as root.Get finds them: the first of each name), read on the same
+// pass over the members.
+func canonicalFormOf(root gjson.Result, size int) (out []byte, id, status gjson.Result) {
 	type member struct{ key, value string }
-	var documented [len(DocumentedMembers)]*member
+	var documented [len(DocumentedMembers)]member
+	var present [len(DocumentedMembers)]bool
 	var others []member
 	root.ForEach(func(k, v gjson.Result) bool {
 		m := member{key: k.Raw, value: v.Raw}
 		for i, name := range DocumentedMembers[:] {
 			if k.Str == name {
-				documented[i] = &m
+				switch {
+				case name == "ContentID" && !present[i]:
+					id = v
+				case name == "Status" && !present[i]:
+					status = v
+				}
+				documented[i], present[i] = m, true
 				return true
 			}
 		}
 		others = append(others, m)
 		return true
 	})
-	out := make([]byte, 0, size)
+	out = make([]byte, 0, size)
 	out = append(out, '{')
 	emit := func(m member) {
 		if len(out) > 1 {
@@ -160,15 +185,15 @@ func canonicalForm(root gjson.Result, size int) []byte {
 		out = append(out, ':')
 		out = appendCompact(out, m.value)
 	}
-	for _, m := range documented {
-		if m != nil {
-			emit(*m)
+	for i, m := range documented {
+		if present[i] {
+			emit(m)
 		}
 	}
 	for _, m := range others {
 		emit(m)
 	}
-	return append(out, '}')
+	return append(out, '}'), id, status
 }
 
 // canonicalizeAll puts the items added with AddValidated in canonical form, on every
@@ -314,6 +339,8 @@ type postingBuf struct {
 	buf     []byte
 	df      int
 	lastDoc int
+	// term is the keyword, for a keyword's list: the field's values refer to this copy.
+	term string
 	// group is the term's place among the current item's terms while the item's
 	// tokens are grouped by term, valid when groupDoc is the item's number plus one.
 	group    int32
@@ -357,9 +384,22 @@ func (w *Writer) Bytes() ([]byte, error) {
 	return e.Bytes(), nil
 }
 
+// EncodeOnce is Encode for the last use of the writer: it lets go of each item's JSON
+// as soon as it is compressed and indexed, so that the index is built in the memory
+// the items leave, which lowers a large build's peak memory by about the size of the
+// items. The writer is spent afterwards: another Encode or Bytes returns an error.
+func (w *Writer) EncodeOnce() (*Encoded, error) {
+	w.once = true
+	defer func() { w.once = false }()
+	return w.Encode()
+}
+
 // Encode builds the snapshot file, ready to be written with its WriteTo. Indexing and
 // encoding use every core.
 func (w *Writer) Encode() (*Encoded, error) {
+	if w.spent {
+		return nil, errors.New("snapshot writer: already encoded with EncodeOnce")
+	}
 	// Items are numbered in ContentID order, whatever the order they were added in:
 	// that is what makes the output deterministic.
 	canonicalizeAll(w.items)
@@ -378,18 +418,14 @@ func (w *Writer) Encode() (*Encoded, error) {
 			return nil, fmt.Errorf("derived section name %q: must be 1 to %d bytes and not a name of the format's own", d.name, sectionNameSize)
 		}
 	}
-	bodies, bodyOffs, blocks, dict := bodySections(items)
-	ranges := w.ranges
-	if ranges == 0 {
-		ranges = indexRanges(n)
-	}
-	fields, statuses := indexItems(items, ranges)
+	p := w.compressAndIndex(items)
+	bodies, fields := p.bodies, p.fields
 
 	var b fileBuilder
-	b.section(secMeta, metaSection(w.env, w.preview, statuses))
-	b.section(secBodyOffsets, bodyOffs)
-	b.section(secBodyBlocks, blocks)
-	b.section(secBodyDict, dict)
+	b.section(secMeta, metaSection(w.env, w.preview, p.statuses))
+	b.section(secBodyOffsets, p.bodyOffs)
+	b.section(secBodyBlocks, p.blocks)
+	b.section(secBodyDict, p.dict)
 	b.section(secIDs, ids)
 	b.section(secIDOffsets, idOffs)
 	fs := buildFieldSections(fields, itemIDs(items))
@@ -407,10 +443,55 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
 	b.section(secPerms, fs.perms)
-	for _, d := range w.derived {
-		b.section(d.name, d.build(n, func(i int) []byte { return items[i].json }))
+	for i, d := range w.derived {
+		b.section(d.name, p.derived[i])
 	}
 	return b.finish(w.preview, n, bodies), nil
+}
+
+// itemParts is what Encode makes of the items before it encodes the field sections.
+type itemParts struct {
+	bodies                 [][]byte // the stored body blocks
+	bodyOffs, blocks, dict []byte   // the bodies' sections
+	derived                [][]byte // the Derive sections' bytes, in w.derived's order
+	fields                 map[string]fieldParts
+	statuses               map[string]struct{}
+}
+
+// compressAndIndex compresses the items' bodies, computes the derived sections, which
+// are mostly serial work, on the side, and then indexes the items. For EncodeOnce the
+// index is built last so that it can let go of each item's JSON as soon as it has
+// indexed the item (the index keeps copies of the strings it needs): the index then
+// grows into the memory the items leave, instead of beside them.
+func (w *Writer) compressAndIndex(items []pendingItem) itemParts {
+	n := len(items)
+	p := itemParts{derived: make([][]byte, len(w.derived))}
+	var side sync.WaitGroup
+	side.Go(func() {
+		for i, d := range w.derived {
+			p.derived[i] = d.build(n, func(i int) []byte { return items[i].json })
+		}
+	})
+	p.bodies, p.bodyOffs, p.blocks, p.dict = bodySections(items)
+	side.Wait()
+	release := w.once
+	if release {
+		w.spent = true
+		clear(w.items) // items, sorted, is the only reference left
+		w.items, w.ids = nil, nil
+	}
+	ranges := w.ranges
+	if ranges == 0 {
+		ranges = indexRanges(n)
+	}
+	p.fields, p.statuses = indexItems(items, ranges, release)
+	if release {
+		// Collected now, the items' memory is what the field sections are encoded
+		// into; left to the collector's pacing, which set its goal while they were
+		// live, the process would grow by the sections' size first.
+		runtime.GC()
+	}
+	return p
 }
 
 // gather empties s and collects the scalar values of the item root into it, by
@@ -589,6 +670,7 @@ func (fb *fieldBuilder) addDoc(doc int, vals []gjson.Result, s *docScratch) {
 
 	// Exact values and typed values.
 	fb.values.pad(doc - fb.base)
+	fb.values.reserve(len(vals), doc-fb.base, fb.span)
 	start := len(fb.values.vals)
 	for _, v := range vals {
 		var bv buildValue
@@ -605,9 +687,12 @@ func (fb *fieldBuilder) addDoc(doc int, vals []gjson.Result, s *docScratch) {
 			}
 			kb := fb.keywords[v.Str]
 			if kb == nil {
-				kb = &postingBuf{}
-				fb.keywords[v.Str] = kb
+				// The term is copied: v.Str is a view of the item's JSON, which the
+				// writer may drop once the items are indexed (EncodeOnce).
+				kb = &postingBuf{term: strings.Clone(v.Str)}
+				fb.keywords[kb.term] = kb
 			}
+			bv.str = kb.term
 			if kb.df == 0 || kb.lastDoc != doc {
 				kb.addDoc(doc)
 			}
@@ -660,6 +745,9 @@ func (fb *fieldBuilder) addTokens(doc int, s *docScratch) {
 	for _, g := range s.groups {
 		start := end
 		end += g.count
+		if k := binary.MaxVarintLen32 * (g.count + 2); len(g.pb.buf)+k > cap(g.pb.buf) {
+			g.pb.buf = growFor(g.pb.buf, k, doc-fb.base, fb.span)
+		}
 		g.pb.addDoc(doc)
 		g.pb.addPositions(s.grouped[start:end])
 	}

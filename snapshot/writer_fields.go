@@ -9,6 +9,7 @@ package snapshot
 import (
 	"encoding/binary"
 	"slices"
+	"strings"
 )
 
 // fieldSections are the sections that index the fields: the field directory (dir)
@@ -141,35 +142,58 @@ func (fp fieldParts) norms(n int) []byte {
 
 // prepareDict sorts a dictionary's terms and lays out their postings lists, from the
 // dictionaries of consecutive ranges of items; positions says whether it is a text
-// dictionary (frequencies and positions) or a keyword one.
+// dictionary (frequencies and positions) or a keyword one. Each range's terms are
+// sorted on their own and the runs merged, a term's lists taken in range order: no
+// term is looked up in a map again.
 func prepareDict(dicts []map[string]*postingBuf, positions bool) preparedDict {
 	var d preparedDict
-	size := 0
-	for _, dict := range dicts {
+	runs := make([][]termList, len(dicts))
+	size, total := 0, 0
+	for r, dict := range dicts {
+		run := make([]termList, 0, len(dict))
 		for term, pb := range dict {
-			d.terms = append(d.terms, term)
+			run = append(run, termList{term, pb})
 			size += binary.MaxVarintLen64 + len(pb.buf)
 		}
+		slices.SortFunc(run, func(a, b termList) int { return strings.Compare(a.term, b.term) })
+		runs[r], total = run, total+len(run)
 	}
-	slices.Sort(d.terms)
-	d.terms = slices.Compact(d.terms)
-	d.starts = make([]uint32, 0, len(d.terms)+1)
+	d.terms = make([]string, 0, total)
+	d.starts = make([]uint32, 0, total+1)
 	d.postings = make([]byte, 0, size)
 	lists := make([]*postingBuf, 0, len(dicts))
 	pw := postingsWriter{positions: positions}
-	for _, term := range d.terms {
-		d.starts = append(d.starts, uint32(len(d.postings)))
-		lists, df := lists[:0], 0
-		for _, dict := range dicts {
-			if pb := dict[term]; pb != nil {
-				lists = append(lists, pb)
-				df += pb.df
+	for {
+		// The smallest term at the head of a run, then its lists in range order.
+		term, found := "", false
+		for _, run := range runs {
+			if len(run) > 0 && (!found || run[0].term < term) {
+				term, found = run[0].term, true
 			}
 		}
+		if !found {
+			break
+		}
+		lists, df := lists[:0], 0
+		for r, run := range runs {
+			if len(run) > 0 && run[0].term == term {
+				lists = append(lists, run[0].pb)
+				df += run[0].pb.df
+				runs[r] = run[1:]
+			}
+		}
+		d.terms = append(d.terms, term)
+		d.starts = append(d.starts, uint32(len(d.postings)))
 		d.postings = pw.appendPostingList(d.postings, lists, df)
 	}
 	d.starts = append(d.starts, uint32(len(d.postings)))
 	return d
+}
+
+// termList is a term and its postings in one range of items.
+type termList struct {
+	term string
+	pb   *postingBuf
 }
 
 // flags returns the field's directory flags: where it is and which index structures

@@ -1,7 +1,7 @@
 //go:build !wasm
 
-// The indexing pass of the writer: the sorted items are cut into one range per core and
-// each range is indexed on its own. The ranges' builders of a field are not merged:
+// The indexing pass of the writer: the sorted items are cut into a few ranges per core
+// and each range is indexed on its own. The ranges' builders of a field are not merged:
 // the encoders read them one after another in item order. Postings are delta-coded from
 // item 0, so a range's lists continue the previous range's after one re-coded delta,
 // and the result is byte for byte that of one pass.
@@ -28,9 +28,17 @@ type indexedRange struct {
 	statuses map[string]struct{}
 }
 
-// indexRanges is how many ranges n items are indexed in: one per core, each of at
-// least minItemsPerRange items.
-func indexRanges(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n/minItemsPerRange)) }
+// rangesPerCore is how many ranges of items each core indexes, taking the next one
+// when it is done: with one range per core, a core slowed by other work (the machine is
+// shared) leaves the other idle at the end; with a few, the faster core takes more of
+// them. A range costs a builder per field and one more list per term to merge.
+const rangesPerCore = 4
+
+// indexRanges is how many ranges n items are indexed in: rangesPerCore per core, each of
+// at least minItemsPerRange items.
+func indexRanges(n int) int {
+	return max(1, min(rangesPerCore*runtime.GOMAXPROCS(0), n/minItemsPerRange))
+}
 
 // fieldParts are one field's builders of consecutive ranges of items, in item order
 // (ranges without the field have none).
@@ -39,17 +47,15 @@ type fieldParts []*fieldBuilder
 // indexItems is the indexing pass over the sorted items, item number doc being the
 // position in items, in the given number of ranges. It returns the builders of each
 // field (dotted path of a scalar value), holding the field's index structures, and the
-// set of Status values present.
-func indexItems(items []pendingItem, ranges int) (map[string]fieldParts, map[string]struct{}) {
+// set of Status values present. With release, each item's JSON is dropped (set to nil
+// in items) once it is indexed.
+func indexItems(items []pendingItem, ranges int, release bool) (map[string]fieldParts, map[string]struct{}) {
 	n := len(items)
 	ranges = max(1, min(ranges, n))
 	parts := make([]indexedRange, ranges)
-	var wg sync.WaitGroup
-	for r := range parts {
-		lo, hi := r*n/ranges, (r+1)*n/ranges
-		wg.Go(func() { parts[r] = indexRange(items, lo, hi) })
-	}
-	wg.Wait()
+	forEachIndex(ranges, func(r int) {
+		parts[r] = indexRange(items, r*n/ranges, (r+1)*n/ranges, release)
+	})
 	statuses := map[string]struct{}{}
 	fields := map[string]fieldParts{}
 	for _, p := range parts {
@@ -66,14 +72,16 @@ func indexItems(items []pendingItem, ranges int) (map[string]fieldParts, map[str
 	return fields, statuses
 }
 
-// indexRange indexes items[lo:hi].
-func indexRange(items []pendingItem, lo, hi int) indexedRange {
+// indexRange indexes items[lo:hi], dropping their JSON as it goes with release.
+func indexRange(items []pendingItem, lo, hi int, release bool) indexedRange {
 	out := indexedRange{fields: map[string]*fieldBuilder{}, statuses: map[string]struct{}{}}
 	scratch := &docScratch{}
 	for doc := lo; doc < hi; doc++ {
 		root := gjson.Parse(bytesView(items[doc].json))
 		if st := root.Get("Status"); st.Exists() {
-			out.statuses[st.String()] = struct{}{}
+			if _, ok := out.statuses[st.String()]; !ok {
+				out.statuses[strings.Clone(st.String())] = struct{}{} // not a view of the item
+			}
 		}
 		scratch.gather(root)
 		for _, i := range scratch.order {
@@ -83,6 +91,9 @@ func indexRange(items []pendingItem, lo, hi int) indexedRange {
 				out.fields[sl.path] = sl.fb
 			}
 			sl.fb.addDoc(doc, sl.values, scratch)
+		}
+		if release {
+			items[doc].json = nil
 		}
 	}
 	return out
@@ -127,6 +138,36 @@ func (c *valueColumn) pad(i int) {
 		c.ends = append(c.ends, uint32(len(c.vals)))
 	}
 }
+
+// reserve makes room for k more values, to be appended for item i of the column's span
+// items (see growFor).
+func (c *valueColumn) reserve(k, i, span int) {
+	if len(c.vals)+k > cap(c.vals) {
+		c.vals = growFor(c.vals, k, i, span)
+	}
+}
+
+// growFor returns s with room for k more elements, s having been filled by items [0,
+// i] of span items. A large s grows by doubling, not by append's quarter, and, once a
+// sixteenth of the items has been seen, to the size their rate foretells for all of
+// them (an eighth more): a dense field's value column or a common term's postings are
+// then copied a few times instead of some forty, those copies having been a tenth of
+// the indexing time. A small s grows as append grows it, so that the many small lists
+// and sparse columns are not given room they will not use.
+func growFor[T any](s []T, k, i, span int) []T {
+	need := len(s) + k
+	if need <= cap(s) || len(s) < growForMin {
+		return s
+	}
+	want := max(need, 2*cap(s))
+	if (i+1)*16 >= span {
+		want = max(need, need*span/(i+1)+need/8)
+	}
+	return slices.Grow(s, want-len(s))
+}
+
+// growForMin is the length from which growFor grows a slice.
+const growForMin = 1024
 
 // of returns item i's values.
 func (c *valueColumn) of(i int) []buildValue {

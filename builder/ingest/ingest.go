@@ -351,6 +351,23 @@ type scanned struct {
 	info itemInfo
 	end  int
 	err  error
+	// prepared is the item made ready for the writer, when prepare is set: done on the
+	// scanning goroutine for the items that will go in, so that the accepting one,
+	// which takes the items one at a time, only records them.
+	prepared snapshot.PreparedItem
+	prepare  bool
+}
+
+// scanAndPrepare is scan for an NDJSON line, data[start:end], which also prepares
+// the item for the writer if it is valid and selected (API.md D3) as far as the item
+// alone tells: accept decides the rest (duplicates, problems elsewhere).
+func (b *Builder) scanAndPrepare(data []byte, start, end int) scanned {
+	r := b.scan(data, start, end, "")
+	in := &r.info
+	if r.err == nil && len(in.issues) == 0 && in.hasID && (b.opts.Preview || in.hasStatus && in.status == "Published") {
+		r.prepared, r.prepare = snapshot.PrepareValidated(data[start:r.end]), true
+	}
+	return r
 }
 
 // scan checks the item at data[start:] (ending at end, or where its value ends when
@@ -427,11 +444,15 @@ func (b *Builder) accept(fi int32, line int32, data []byte, start int, ptr strin
 	if len(b.problems) > 0 {
 		return nil // no snapshot will be written; spare the work
 	}
-	body := data[start:r.end]
 	// The scanner has checked the item's syntax and member names as strictly as the
 	// writer's Add would, so the writer may skip that pass. It copies what it keeps, so
 	// the reused NDJSON line buffer may be handed over as is.
-	if err := b.w.AddValidated(body); err != nil {
+	if r.prepare {
+		err = b.w.AddPrepared(r.prepared)
+	} else {
+		err = b.w.AddValidated(data[start:r.end])
+	}
+	if err != nil {
 		b.problem(Problem{File: name, Line: int(itemLine), Pointer: ptr, Message: err.Error()})
 		return nil
 	}
@@ -452,6 +473,8 @@ func (b *Builder) Finish() (snap []byte, warnings []Problem, err error) {
 
 // Encode is Finish with the snapshot left as an *snapshot.Encoded, which a large
 // snapshot is best written from (its WriteTo streams it without copying it first).
+// A builder encodes once (Finish or Encode): the writer lets go of the items as it
+// encodes them, to keep the peak memory of a large build down.
 func (b *Builder) Encode() (snap *snapshot.Encoded, warnings []Problem, err error) {
 	for _, r := range b.refs {
 		if _, ok := b.seen[r.id]; ok {
@@ -469,7 +492,7 @@ func (b *Builder) Encode() (snap *snapshot.Encoded, warnings []Problem, err erro
 	if len(b.problems) > 0 {
 		return nil, warnings, &ValidationError{Problems: b.problems}
 	}
-	snap, err = b.w.Encode()
+	snap, err = b.w.EncodeOnce()
 	if err != nil {
 		return nil, warnings, fmt.Errorf("write snapshot: %w", err)
 	}

@@ -49,15 +49,19 @@ func (b *Builder) AddNDJSON(name string, r io.Reader, size int64) error {
 	ordered := make(chan *lineBatch, 2*workers) // batches in input order, for accepting
 	work := make(chan *lineBatch, 2*workers)    // the same batches, for checking
 	stop := make(chan struct{})
+	// Accepted batches' buffers go back to the reader: the items keep nothing of them
+	// (prepared items are copies), and reusing them spares allocating and zeroing the
+	// whole input again.
+	free := make(chan []byte, 2*workers+2)
 	var wg sync.WaitGroup
-	wg.Go(func() { readBatches(r, ordered, work, stop) })
+	wg.Go(func() { readBatches(r, ordered, work, stop, free) })
 	for range workers {
 		wg.Go(func() {
 			for batch := range work {
 				batch.results = make([]scanned, len(batch.lines))
 				for i, l := range batch.lines {
 					if l.item {
-						batch.results[i] = b.scan(batch.buf[:l.end], l.start, l.end, "")
+						batch.results[i] = b.scanAndPrepare(batch.buf[:l.end], l.start, l.end)
 					}
 				}
 				close(batch.done)
@@ -86,6 +90,11 @@ func (b *Builder) AddNDJSON(name string, r io.Reader, size int64) error {
 		if batch.err != nil {
 			return fmt.Errorf("read %s: %w", name, batch.err)
 		}
+		select {
+		case free <- batch.buf[:0]:
+		default:
+		}
+		batch.buf, batch.results = nil, nil
 	}
 	b.finishFile(name, items, read, size)
 	return nil
@@ -93,14 +102,25 @@ func (b *Builder) AddNDJSON(name string, r io.Reader, size int64) error {
 
 // readBatches reads r's lines into batches, sends each to ordered and then to work,
 // and closes both at the end of the input or after a read error (carried by the last
-// batch), or when stop is closed.
-func readBatches(r io.Reader, ordered, work chan<- *lineBatch, stop <-chan struct{}) {
+// batch), or when stop is closed. It fills buffers from free when there are some.
+func readBatches(r io.Reader, ordered, work chan<- *lineBatch, stop <-chan struct{}, free <-chan []byte) {
 	defer close(ordered)
 	defer close(work)
 	br := bufio.NewReaderSize(r, 1<<20)
 	var long []byte
 	var read int64
-	batch := &lineBatch{done: make(chan struct{})}
+	newBatch := func() *lineBatch {
+		b := &lineBatch{done: make(chan struct{}), lines: make([]batchLine, 0, batchLines)}
+		select {
+		case b.buf = <-free:
+		default:
+			// Room for a full batch and the line that ends it, most of the time: the
+			// buffer does not grow by copying.
+			b.buf = make([]byte, 0, batchBytes+batchBytes/4)
+		}
+		return b
+	}
+	batch := newBatch()
 	send := func() bool {
 		select {
 		case ordered <- batch:
@@ -112,7 +132,7 @@ func readBatches(r io.Reader, ordered, work chan<- *lineBatch, stop <-chan struc
 		case <-stop:
 			return false
 		}
-		batch = &lineBatch{done: make(chan struct{})}
+		batch = newBatch()
 		return true
 	}
 	for number := 1; ; number++ {

@@ -1,0 +1,67 @@
+package snapshot
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/builder/gen"
+)
+
+// TestPreparedAndEncodeOnce: items prepared off the writer (PrepareValidated) and a
+// writer that lets go of its items as it encodes them (EncodeOnce), in any number of
+// index ranges, give the bytes of Add and Encode; the spent writer then refuses to add
+// or encode.
+func TestPreparedAndEncodeOnce(t *testing.T) {
+	var in bytes.Buffer
+	if err := gen.Generate(&in, gen.Options{Items: 600, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n"))
+	derive := func(n int, item func(i int) []byte) []byte {
+		var sum []byte
+		for i := range n {
+			sum = append(sum, item(i)[len(item(i))/2])
+		}
+		return sum
+	}
+	ref, _ := NewWriter("demo", true)
+	ref.Derive("test.derived", derive)
+	for _, line := range lines {
+		if err := ref.Add(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := ref.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ranges := range []int{1, 2, 3} {
+		w, _ := NewWriter("demo", true)
+		w.ranges = ranges
+		w.Derive("test.derived", derive)
+		for _, line := range lines {
+			p := PrepareValidated(line)
+			line[0] = 'X' // the prepared item keeps nothing of its input
+			if err := w.AddPrepared(p); err != nil {
+				t.Fatal(err)
+			}
+			line[0] = '{'
+		}
+		e, err := w.EncodeOnce()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(e.Bytes(), want) {
+			t.Errorf("%d ranges: prepared items encoded once differ from Add and Encode", ranges)
+		}
+		if _, err := w.Encode(); err == nil {
+			t.Errorf("a spent writer encoded again")
+		}
+		if err := w.AddPrepared(PrepareValidated(lines[0])); err == nil {
+			t.Errorf("a spent writer took an item")
+		}
+	}
+	if p := PrepareValidated([]byte(`{"ContentID":""}`)); p.err == nil || p.err.Error() != "/ContentID: required, a non-empty string" {
+		t.Errorf("PrepareValidated without a ContentID: %v", p.err)
+	}
+}
