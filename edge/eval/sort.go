@@ -76,6 +76,16 @@ type sortKey struct {
 	field *snapshot.Field
 }
 
+// fieldKey resolves a sort by a field; false when no item has the field, which then
+// orders nothing (D12).
+func (e *Evaluator) fieldKey(k query.SortField) (sortKey, bool) {
+	f := e.snap.Field(strings.TrimSuffix(k.Field, ".keyword"))
+	if f == nil || !f.HasValues() {
+		return sortKey{}, false
+	}
+	return sortKey{desc: k.Desc, field: f}, true
+}
+
 // order returns the matches ranked from..end-1 under keys; the final tie-break is the
 // item number (ContentID ascending, D6).
 func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end int) []int {
@@ -89,11 +99,9 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 			}
 			continue
 		}
-		f := e.snap.Field(strings.TrimSuffix(k.Field, ".keyword"))
-		if f == nil || !f.HasValues() {
-			continue // no item has the field: it orders nothing (D12)
+		if key, ok := e.fieldKey(k); ok {
+			resolved = append(resolved, key)
 		}
-		resolved = append(resolved, sortKey{desc: k.Desc, field: f})
 	}
 	docs := e.docs[:0]
 	if len(resolved) == 0 {

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"strings"
 
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -148,11 +147,9 @@ func (e *Evaluator) relevanceKeys(keys []query.SortField, tk *tkScratch) bool {
 		if k.Score {
 			return false
 		}
-		f := e.snap.Field(strings.TrimSuffix(k.Field, ".keyword"))
-		if f == nil || !f.HasValues() {
-			continue // no item has the field: it orders nothing (D12)
+		if key, ok := e.fieldKey(k); ok {
+			tk.keys = append(tk.keys, key)
 		}
-		tk.keys = append(tk.keys, sortKey{desc: k.Desc, field: f})
 	}
 	return true
 }

@@ -126,7 +126,7 @@ func windowSize(n int) int {
 // size w: a block's from its largest frequency, the tail's (which no skip entry bounds)
 // from its items' own scores.
 func (tk *tkScratch) leafBounds(w, windows int) {
-	tk.bounds = growFloats(tk.bounds, len(tk.leaves)*windows)
+	tk.bounds = zeroed(tk.bounds, len(tk.leaves)*windows)
 	for i := range tk.leaves {
 		l := &tk.leaves[i]
 		b := tk.bounds[i*windows : (i+1)*windows]
@@ -158,10 +158,10 @@ func (tk *tkScratch) leafBounds(w, windows int) {
 	}
 }
 
-// growFloats returns a zeroed slice of n floats, reusing b's storage.
-func growFloats(b []float32, n int) []float32 {
+// zeroed returns a slice of n zero values, reusing b's storage.
+func zeroed[T any](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	b = b[:n]
 	clear(b)
@@ -206,15 +206,15 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 	}
 	windows := (e.n + w - 1) / w
 	tk.leafBounds(w, windows)
-	tk.nodeBound = growFloats(tk.nodeBound, len(tk.nodes))
-	tk.wins = growFloats(tk.wins, windows)
+	tk.nodeBound = zeroed(tk.nodeBound, len(tk.nodes))
+	tk.wins = zeroed(tk.wins, windows)
 	root := len(tk.nodes) - 1
 	for win := range windows {
 		tk.nodeBounds(win, windows)
 		tk.wins[win] = tk.nodeBound[root]
 	}
-	tk.columns = growFloats(tk.columns, (len(tk.leaves)+2*len(tk.plan.ops)+1)*w)
-	tk.kept = growBools(tk.kept, len(tk.leaves))
+	tk.columns = zeroed(tk.columns, (len(tk.leaves)+2*len(tk.plan.ops)+1)*w)
+	tk.kept = zeroed(tk.kept, len(tk.leaves))
 	if words := len(tk.nodes) * (w / 64); cap(tk.cands) < words {
 		tk.cands = make([]uint64, words)
 	}
@@ -252,16 +252,6 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 // heap's threshold or the pass's floor.
 func (tk *tkScratch) limit(k int) float32 {
 	return max(tk.threshold(k), tk.floor)
-}
-
-// growBools returns n false values, reusing b's storage.
-func growBools(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
 }
 
 // scoreWindow scores the items of set in window win (of size w) that may reach the
@@ -326,7 +316,7 @@ func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
 		for _, c := range kids {
 			if tk.candidates(c, t, lo, words) {
 				found = true
-				orWords(out, tk.cands[c*words:(c+1)*words])
+				docSet(out).or(tk.cands[c*words : (c+1)*words])
 			}
 		}
 		return found
@@ -367,7 +357,7 @@ func (tk *tkScratch) sumCandidates(nd tkNode, kids []int, t float32, lo, words i
 		case need > 0 && !ok:
 			return false
 		case need > 0:
-			andWords(out, child)
+			docSet(out).and(child)
 		case ok && !required:
 			// counts[m-1] holds the items in at least m of the children so far.
 			for m := least - 1; m > 0; m-- {
@@ -375,7 +365,7 @@ func (tk *tkScratch) sumCandidates(nd tkNode, kids []int, t float32, lo, words i
 					counts[m*words+i] |= counts[(m-1)*words+i] & child[i]
 				}
 			}
-			orWords(counts[:words], child)
+			docSet(counts[:words]).or(child)
 		}
 	}
 	if !required {
@@ -425,18 +415,4 @@ func (tk *tkScratch) leastPresent(kids []int, t float32) int {
 func childNeed(t, total, own float32) float32 {
 	others := total - own
 	return t*(1-0x1p-10) - others*(1+0x1p-10)
-}
-
-// orWords sets in dst the bits of src.
-func orWords(dst, src []uint64) {
-	for i := range dst {
-		dst[i] |= src[i]
-	}
-}
-
-// andWords clears in dst the bits not in src.
-func andWords(dst, src []uint64) {
-	for i := range dst {
-		dst[i] &= src[i]
-	}
 }
