@@ -358,13 +358,20 @@ type scanned struct {
 	prepare  bool
 }
 
+// selected reports whether an item with info goes into the snapshot by its Status
+// (decisions D3): every item in a preview, else only those whose Status is exactly
+// "Published".
+func (b *Builder) selected(info *itemInfo) bool {
+	return b.opts.Preview || info.hasStatus && info.status == snapshot.PublishedStatus
+}
+
 // scanAndPrepare is scan for an NDJSON line, data[start:end], which also prepares
 // the item for the writer if it is valid and selected (API.md D3) as far as the item
 // alone tells: accept decides the rest (duplicates, problems elsewhere).
 func (b *Builder) scanAndPrepare(data []byte, start, end int) scanned {
 	r := b.scan(data, start, end, "")
 	in := &r.info
-	if r.err == nil && len(in.issues) == 0 && in.hasID && (b.opts.Preview || in.hasStatus && in.status == "Published") {
+	if r.err == nil && len(in.issues) == 0 && in.hasID && b.selected(in) {
 		r.prepared, r.prepare = snapshot.PrepareValidated(data[start:r.end]), true
 	}
 	return r
@@ -432,8 +439,7 @@ func (b *Builder) accept(fi int32, line int32, data []byte, start int, ptr strin
 	if !ok {
 		return nil
 	}
-	if !b.opts.Preview && (!info.hasStatus || info.status != "Published") {
-		// Decisions D3: only items whose Status is exactly "Published".
+	if !b.selected(info) {
 		b.stats.Skipped[info.status]++
 		b.excluded[info.contentID] = info.status
 		return nil
