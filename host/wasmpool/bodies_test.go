@@ -102,24 +102,15 @@ func TestIndexFromReader(t *testing.T) {
 	}
 	check("first instance")
 
-	breakInstance := func() {
-		in := p.takeSlot()
-		in.closeModule()
-		p.putSlot(in)
-		req := testsnap.Requests(env)[0]
-		if _, err := p.Serve(context.Background(), &req); err == nil {
-			t.Fatal("a closed instance answered")
-		}
-	}
 	reader.flip = true
-	breakInstance()
+	breakIdleInstance(t, p)
 	req := testsnap.Requests(env)[0]
 	if _, err := p.Serve(context.Background(), &req); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Errorf("an instance built from a file whose header changed: %v, want an error that says it changed on disk", err)
 	}
 	reader.flip = false
 	check("an instance built after the file came back")
-	breakInstance()
+	breakIdleInstance(t, p)
 	check("a replacement instance")
 }
 

@@ -125,6 +125,15 @@ func TestGuestOutOfMemoryReplacesInstance(t *testing.T) {
 // TestClosedInstanceIsReplaced breaks an idle instance under the pool.
 func TestClosedInstanceIsReplaced(t *testing.T) {
 	p := newPool(t, Options{Instances: 1})
+	breakIdleInstance(t, p)
+	assertServes(t, p)
+	assertServes(t, p)
+}
+
+// breakIdleInstance closes the module of an idle instance of p under the pool, and
+// checks that the next request, which it takes, fails: the pool then builds a new one.
+func breakIdleInstance(t *testing.T, p *Pool) {
+	t.Helper()
 	in := p.takeSlot()
 	in.closeModule()
 	p.putSlot(in)
@@ -132,8 +141,6 @@ func TestClosedInstanceIsReplaced(t *testing.T) {
 	if _, err := p.Serve(context.Background(), &req); err == nil {
 		t.Fatal("a closed instance answered")
 	}
-	assertServes(t, p)
-	assertServes(t, p)
 }
 
 func assertServes(t *testing.T, p *Pool) {
