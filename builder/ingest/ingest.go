@@ -359,7 +359,7 @@ type scanned struct {
 }
 
 // selected reports whether an item with info goes into the snapshot by its Status
-// (decisions D3): every item in a preview, else only those whose Status is exactly
+// (API.md D3): every item in a preview, else only those whose Status is exactly
 // "Published".
 func (b *Builder) selected(info *itemInfo) bool {
 	return b.opts.Preview || info.hasStatus && info.status == snapshot.PublishedStatus

@@ -1,7 +1,6 @@
 package eval
 
 import (
-
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
