@@ -62,5 +62,11 @@
 // cursor skips blocks by their entries, and nothing is decoded into buffers: a packed
 // value is read where it lies.
 //
+// A term in a sixteenth of the items or more also has its items stored as a bitmap of
+// the collection, in section docsets (format 2.1, docsets.go): counting a query's
+// matches exactly then reads a word per 64 items instead of decoding every item, and
+// scoring finds an item's place in the list from its rank in the bitmap. Older readers
+// ignore the section.
+//
 // See format.go for the sections and the per-field index structures.
 package snapshot

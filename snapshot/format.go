@@ -18,7 +18,7 @@ import (
 const (
 	Magic        = "CDASNAP\x00"
 	MajorVersion = 2
-	MinorVersion = 0
+	MinorVersion = 1
 
 	headerSize      = 80
 	sectionEntry    = 40 // name [24]byte, offset u64, length u64
@@ -61,7 +61,11 @@ const (
 	secNorms       = "norms"          // one length byte per item per text field
 	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
 	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
+	// secDocSets (docsets.go, from format 2.1): the items of common terms as bitmaps.
 )
+
+// align8 rounds n up to a multiple of 8, the alignment of sections.
+func align8[T int | int64](n T) T { return (n + 7) &^ 7 }
 
 // Field flags, stored in the field directory.
 const (

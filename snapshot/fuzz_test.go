@@ -54,6 +54,15 @@ func exercise(s *Snapshot) {
 					}
 				}
 				checkNextBlock(dict.Postings(i), docs, freqs)
+				if b, ok := dict.Bitmap(i); ok {
+					set := make([]uint64, b.Words())
+					b.CopyTo(set)
+					b.Count()
+				}
+				p = dict.Postings(i)
+				for k := 0; k < len(freqs)+2; k += 3 {
+					p.FreqAt(k)
+				}
 			}
 			exerciseIter(dict)
 		}

@@ -153,7 +153,7 @@ func FuzzPostingsTopK(f *testing.F) {
 func exerciseTopK(t *testing.T, base string, text bool) {
 	open := func() Postings { return openPostings(base, span{0, len(base)}, text) }
 	p := open()
-	var want []int32
+	var want, wantFreqs []int32
 	docs, freqs := make([]int32, 128), make([]int32, 128)
 	for {
 		k := p.NextBlock(docs, freqs)
@@ -161,6 +161,26 @@ func exerciseTopK(t *testing.T, base string, text bool) {
 			break
 		}
 		want = append(want, docs[:k]...)
+		if text {
+			wantFreqs = append(wantFreqs, freqs[:k]...)
+		}
+	}
+	// FreqAt by rank, with strides that land in the same block, skip blocks, and
+	// reach the tail.
+	for _, stride := range []int{1, 3, 130} {
+		p = open()
+		for k := 0; k < len(want); k += stride {
+			want := int32(1)
+			if text {
+				want = wantFreqs[k]
+			}
+			if got := p.FreqAt(k); int32(got) != want {
+				t.Fatalf("FreqAt(%d) by %d = %d, NextBlock reads %d", k, stride, got, want)
+			}
+		}
+		if got := p.FreqAt(p.DocFreq); got != 0 {
+			t.Fatalf("FreqAt past the end = %d", got)
+		}
 	}
 	p = open()
 	if got := readDocs(&p, 128); !slices.Equal(got, want) {

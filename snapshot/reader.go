@@ -51,6 +51,7 @@ type Snapshot struct {
 	cache                             *bodyCache
 
 	terms, postings, norms, docvalues, perms span
+	docSets                                  docSets
 
 	fields     []Field
 	fieldIndex map[string]int
@@ -211,6 +212,11 @@ func (s *Snapshot) readStructure() error {
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
 	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
+	docSets, err := readDocSets(s.str, byName[secDocSets], s.n)
+	if err != nil {
+		return err
+	}
+	s.docSets = docSets
 	return s.readFields(byName[secFields].of(s.str))
 }
 

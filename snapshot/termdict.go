@@ -69,6 +69,7 @@ type TermDict struct {
 	postings  span // the postings section
 	ids       span // sections ids and ids.offsets, for a dictionary of kind 2
 	idOffs    span
+	docSets   docSets // the common terms' bitmaps (docsets.go)
 }
 
 // newTermDict reads the dictionary at dict of s's file, and records an error in d when
@@ -99,6 +100,7 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 		index:     span{dict.off + 8, dict.off + head},
 		blocks:    span{dict.off + head, dict.end},
 		postings:  s.postings,
+		docSets:   s.docSets,
 	}
 	switch {
 	case kind == dictIDs && count == s.n:

@@ -443,6 +443,9 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
 	b.section(secPerms, fs.perms)
+	if sets := fs.docSets.pieces(n); sets != nil {
+		b.section(secDocSets, sets...)
+	}
 	for i, d := range w.derived {
 		b.section(d.name, p.derived[i])
 	}

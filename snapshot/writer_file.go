@@ -110,8 +110,6 @@ func (b *fileBuilder) section(name string, pieces ...[]byte) {
 	b.sections = append(b.sections, s)
 }
 
-func align8[T int | int64](n T) T { return (n + 7) &^ 7 }
-
 // finish lays the sections out, then the body part, and computes the header, its
 // content hash and checksum.
 func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {

@@ -16,10 +16,14 @@ import (
 // its buffers from list to list.
 type postingsWriter struct {
 	positions bool // text lists: frequencies and positions
-	deltas    [postingsBlock]uint32
-	freqs     [postingsBlock]uint32
-	pos       []uint32 // a block's position values
-	doc, grp  []byte   // the list's doc part and position groups
+	// items is the collection's size; a list of denseDocFreq(items) or more also
+	// leaves its items as a bitmap in bitmap (0: no bitmaps).
+	items    int
+	bitmap   []byte
+	deltas   [postingsBlock]uint32
+	freqs    [postingsBlock]uint32
+	pos      []uint32 // a block's position values
+	doc, grp []byte   // the list's doc part and position groups
 }
 
 // appendPostingList appends one term's postings list, which openPostings reads, from
@@ -27,7 +31,11 @@ type postingsWriter struct {
 // the ranges' bounds: the list is the same whichever ranges the items were indexed in.
 func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df int) []byte {
 	r := postingReader{lists: lists, positions: w.positions}
-	w.doc, w.grp = w.doc[:0], w.grp[:0]
+	w.doc, w.grp, w.bitmap = w.doc[:0], w.grp[:0], nil
+	if w.items > 0 && df >= denseDocFreq(w.items) {
+		w.bitmap = bitmapOf(w.items)
+		r.bitmap = w.bitmap
+	}
 	last := 0 // the last item of the previous block
 	for left := df; left >= postingsBlock; left -= postingsBlock {
 		prev, maxFreq := last, 0
@@ -86,6 +94,7 @@ type postingReader struct {
 	buf       []byte // the rest of the current buffer
 	doc       int    // the current buffer's last item read
 	positions bool
+	bitmap    []byte // when set, every item read is added to it
 }
 
 // next returns the next item and, for text, its frequency; the item's positions are
@@ -95,6 +104,9 @@ func (r *postingReader) next() (doc, freq int) {
 		r.buf, r.doc, r.lists = r.lists[0].buf, 0, r.lists[1:]
 	}
 	r.doc += int(r.uvarint())
+	if r.bitmap != nil {
+		r.bitmap[r.doc>>3] |= 1 << (r.doc & 7)
+	}
 	if r.positions {
 		freq = int(r.uvarint())
 	}

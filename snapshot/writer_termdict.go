@@ -13,8 +13,9 @@ import (
 // 4-byte aligned, and its postings lists to postings, and returns both with the
 // dictionary's offset and size in terms. Postings offsets in the block index are
 // absolute in the postings section. A dictionary whose terms are ids, the items'
-// ContentIDs in item order, is written as a reference to section ids (kind 2).
-func appendTermDict(terms, postings []byte, d *preparedDict, ids []string) ([]byte, []byte, int, int) {
+// ContentIDs in item order, is written as a reference to section ids (kind 2). The
+// dictionary's bitmaps go to sets, at their lists' offsets.
+func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, sets *docSetsWriter) ([]byte, []byte, int, int) {
 	for len(terms)%4 != 0 {
 		terms = append(terms, 0)
 	}
@@ -46,6 +47,9 @@ func appendTermDict(terms, postings []byte, d *preparedDict, ids []string) ([]by
 	}
 	if len(d.starts) > n { // the ends (the zero preparedDict has no starts)
 		setEntry(blockCount(n), n)
+	}
+	for _, l := range d.dense {
+		sets.add(base+d.starts[l.term], l.bitmap)
 	}
 	postings = append(postings, d.postings...)
 	return terms, postings, off, len(terms) - off

@@ -160,6 +160,14 @@ func (e *Evaluator) scoreTerm(f *snapshot.Field, dict snapshot.TermDict, i int, 
 		out.scores = e.scoreBuffer()
 	}
 	within := e.within
+	if b, ok := dict.Bitmap(i); ok && !scoring && b.Words() == len(out.set) {
+		// A common term's filter: the file's bitmap of its items.
+		b.CopyTo(out.set)
+		if within != nil {
+			out.set.and(within)
+		}
+		return out, nil
+	}
 	for doc := p.Next(); doc >= 0; doc = p.Next() {
 		if within != nil && !within.has(doc) {
 			continue

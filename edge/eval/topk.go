@@ -71,10 +71,12 @@ type tkScratch struct {
 	heap     []tkHit
 	keys     []sortKey // the sort keys after the score
 	// window overrides windowSize (tests: many small windows); answered counts the
-	// searches the path answered, matched their matches and scored the items it
-	// scored; anySize makes it take small queries too (tests).
-	window, answered, matched, scored int
-	anySize                           bool
+	// searches the path answered, matched their matches, scored the items it
+	// scored and dense the terms it read from the file's bitmaps; anySize makes it
+	// take small queries too (tests).
+	window, answered, matched, scored, dense int
+	setWords                                 int // the words of a set of the collection's items
+	anySize                                  bool
 	// factors caches, per field, the largest norm factor of its items' lengths.
 	factors map[*snapshot.Field]fieldFactor
 }

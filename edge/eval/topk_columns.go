@@ -1,5 +1,7 @@
 package eval
 
+import "math/bits"
+
 // scoreCandidates scores the window's candidates (tk.candDocs) and offers them to the
 // heap of the k best. It runs the plan's program column by column, a column holding a
 // node's scores of all the candidates: every candidate's score is computed with the
@@ -102,14 +104,27 @@ func (tk *tkScratch) maxColumn(children [][]float32, tie float32, column func() 
 }
 
 // scoreColumn writes the leaf's score of each of docs (increasing) into col, 0 where
-// the term is absent, advancing the leaf's cursor to each item it has.
+// the term is absent. An item's index in the term's list is its rank in the leaf's set
+// of items, so the cursor reads its frequency there (FreqAt) without decoding the items
+// between candidates, which are few and far apart.
 func (l *tkLeaf) scoreColumn(col []float32, docs []int32) {
 	for i, d := range docs {
 		doc := int(d)
-		v := float32(0)
-		if l.items.has(doc) && l.post.Advance(doc) == doc {
-			v = l.score(l.post.Freq(), doc)
+		word, bit := doc>>6, uint(doc&63)
+		x := l.word(word)
+		if x>>bit&1 == 0 {
+			col[i] = 0
+			continue
 		}
-		col[i] = v
+		for l.rankWord < word {
+			l.rankBase += bits.OnesCount64(l.word(l.rankWord))
+			l.rankWord++
+		}
+		if l.keyword {
+			col[i] = l.scorer.score(1, 1)
+			continue
+		}
+		freq := l.post.FreqAt(l.rankBase + bits.OnesCount64(x&(1<<bit-1)))
+		col[i] = l.scorer.score(float32(freq), l.field.Length(doc))
 	}
 }

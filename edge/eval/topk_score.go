@@ -14,7 +14,14 @@ type tkLeaf struct {
 	scorer  bm25Scorer
 	keyword bool
 	factor  float32 // the field's largest norm factor: the best any item's length gives
-	items   docSet  // the term's items (the counting pass's)
+	// items are the term's items, decoded by the counting pass; or, for a common
+	// term (dense), bitmap holds them where the file stores them (read by word).
+	items  docSet
+	bitmap snapshot.Bitmap
+	dense  bool
+	// rankWord and rankBase place the scoring cursor by rank: rankBase items of the
+	// set lie in its words before rankWord.
+	rankWord, rankBase int
 }
 
 // tkNode is a node of the plan's tree, for the window-by-window pruning: a leaf, or a
@@ -27,6 +34,7 @@ type tkNode struct {
 // openLeaves makes a leaf of each term of the plan, and the plan's node tree.
 func (e *Evaluator) openLeaves(tk *tkScratch) {
 	terms := tk.plan.terms
+	tk.setWords = (e.n + 63) / 64
 	if cap(tk.leaves) < len(terms) {
 		tk.leaves = append(tk.leaves[:cap(tk.leaves)], make([]tkLeaf, len(terms)-cap(tk.leaves))...)
 	}
@@ -41,7 +49,13 @@ func (e *Evaluator) openLeaves(tk *tkScratch) {
 		if !t.keyword {
 			l.factor = e.largestFactor(t.field, st)
 		}
-		l.items = e.newSet()
+		l.bitmap, l.dense = t.dict.Bitmap(t.i)
+		l.dense = l.dense && l.bitmap.Words() == (e.n+63)/64
+		if l.dense {
+			tk.dense++
+		} else {
+			l.items = e.newSet()
+		}
 	}
 	// The program is the tree in post-order: each node's children are the nodes on
 	// the stack when it comes.
@@ -94,12 +108,24 @@ func (l *tkLeaf) score(freq int, doc int) float32 {
 	return l.scorer.score(float32(freq), l.field.Length(doc))
 }
 
-// countMatches fills each leaf's set with its items, decoding item numbers only, and
-// returns their union.
+// word returns word i of the leaf's set of items.
+func (l *tkLeaf) word(i int) uint64 {
+	if l.dense {
+		return l.bitmap.Word(i)
+	}
+	return l.items[i]
+}
+
+// countMatches fills each leaf's set with its items, decoding item numbers only (a
+// common term's are in the file's bitmap already), and returns their union.
 func (e *Evaluator) countMatches(tk *tkScratch) docSet {
 	set := e.newSet()
 	for i := range tk.leaves {
 		l := &tk.leaves[i]
+		if l.dense {
+			l.bitmap.OrInto(set)
+			continue
+		}
 		p := l.start
 		p.AddTo(l.items)
 		set.or(l.items)
@@ -110,7 +136,9 @@ func (e *Evaluator) countMatches(tk *tkScratch) docSet {
 // closeLeaves hands the leaves' sets back to the evaluator.
 func (e *Evaluator) closeLeaves(tk *tkScratch) {
 	for i := range tk.leaves {
-		e.releaseSet(tk.leaves[i].items)
+		if tk.leaves[i].items != nil {
+			e.releaseSet(tk.leaves[i].items)
+		}
 		tk.leaves[i].items = nil
 	}
 }
@@ -127,6 +155,7 @@ func windowSize(n int) int {
 // from its items' own scores.
 func (tk *tkScratch) leafBounds(w, windows int) {
 	tk.bounds = zeroed(tk.bounds, len(tk.leaves)*windows)
+
 	for i := range tk.leaves {
 		l := &tk.leaves[i]
 		b := tk.bounds[i*windows : (i+1)*windows]
@@ -223,18 +252,23 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 		tk.counts = make([]uint64, maxLeast*(w/64))
 	}
 	tk.counts = tk.counts[:maxLeast*(w/64)]
-	// A first pass keeps only the hits above a floor, a third of the best bound, which
-	// prunes more than the heap's threshold does while the heap fills with the first
-	// items; its answer stands when k hits reach the floor (every item it left out
-	// scores below it). Else a second pass has no floor.
+	// Each pass keeps only the hits that reach its floor, a fraction of the best bound,
+	// which prunes more than the heap's threshold does while the heap fills with the
+	// first items; its answer stands when k hits reach the floor (every item it left
+	// out scores below it), else the next pass lowers the floor, the last to none.
+	// Bounds are loose, so the k-th best score is often half the best bound or less:
+	// measured at 100k generated items, two words over every field scored 2,736 items
+	// with one pass at a third of it, and 19 with these; three words 1,733 and 863.
 	var best float32
 	for _, b := range tk.wins {
 		best = max(best, b)
 	}
-	for _, floor := range [...]float32{best / 3, 0} {
+	for _, f := range [...]float32{0.7, 0.45, 0.25, 0} {
+		floor := best * f
 		tk.heap, tk.floor = tk.heap[:0], floor
 		for i := range tk.leaves {
-			tk.leaves[i].post = tk.leaves[i].start
+			l := &tk.leaves[i]
+			l.post, l.rankWord, l.rankBase = l.start, 0, 0
 		}
 		for win := range windows {
 			if tk.wins[win] >= tk.limit(k) {
@@ -296,11 +330,11 @@ func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
 	switch nd.op.kind {
 	case tkOpLeaf:
 		tk.kept[nd.op.n] = true
-		items := tk.leaves[nd.op.n].items
+		l := &tk.leaves[nd.op.n]
 		any := uint64(0)
 		for i := range out {
-			if word := lo>>6 + i; word < len(items) {
-				out[i] = items[word]
+			if word := lo>>6 + i; word < tk.setWords {
+				out[i] = l.word(word)
 			} else {
 				out[i] = 0
 			}

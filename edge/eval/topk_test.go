@@ -175,7 +175,10 @@ func TestTopKAgreesWithNodeByNode(t *testing.T) {
 	if fast.tk.answered < cases/2 {
 		t.Errorf("the top-k path answered %d searches of %d", fast.tk.answered, 2*cases)
 	}
-	t.Logf("the top-k path answered %d searches of %d, scoring %d of their %d matches", fast.tk.answered, 2*cases, fast.tk.scored, fast.tk.matched)
+	t.Logf("the top-k path answered %d searches of %d, scoring %d of their %d matches; %d terms were read from bitmaps", fast.tk.answered, 2*cases, fast.tk.scored, fast.tk.matched, fast.tk.dense)
+	if fast.tk.dense == 0 {
+		t.Error("no term was read from the file's bitmaps")
+	}
 	if fast.tk.scored*10 > fast.tk.matched*9 { // a few hundred items, pages of up to 90
 		t.Errorf("the top-k path scored %d of %d matches: it hardly prunes", fast.tk.scored, fast.tk.matched)
 	}

@@ -1,0 +1,148 @@
+// The item sets of common terms, stored as bitmaps beside their postings lists.
+//
+// # Section docsets (format 2.1)
+//
+// A query that counts its matches exactly must visit every item of every term it
+// matches; for a term that most items have, decoding its list costs far more than
+// reading a bitmap of the collection, as Lucene's cached filters and Roaring's bitmap
+// containers find. So the writer stores, for every list of at least a sixteenth of the
+// items, the list's items as a bitmap:
+//
+//	u32 count         K, the number of bitmaps
+//	u32 words         W, ⌈n/64⌉ for n items
+//	u32[K]            the lists' offsets in the postings section, increasing
+//	padding to 8
+//	K × W u64         the bitmaps, in the same order: bit d%64 of word d/64 is item d
+//
+// The bitmaps repeat what the lists say, so a reader may ignore them (older readers
+// do: a minor version only adds sections); the builder writes both from the same items.
+
+package snapshot
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// secDocSets names the section of the common terms' bitmaps.
+const secDocSets = "docsets"
+
+// docSets locates the docsets section's parts in the file; the zero value has none.
+type docSets struct {
+	offsets span // u32[count], increasing
+	bitmaps span // count × words u64
+	count   int
+	words   int
+}
+
+// readDocSets checks the docsets section sec for a collection of n items.
+func readDocSets(base string, sec span, n int) (docSets, error) {
+	if sec.len() == 0 {
+		return docSets{}, nil
+	}
+	b := sec.of(base)
+	count, ok1 := u32At(b, 0)
+	words, ok2 := u32At(b, 1)
+	if !ok1 || !ok2 || int(words) != (n+63)/64 {
+		return docSets{}, errors.New("docsets section head")
+	}
+	offsets, ok := sec.sub(8, 4*int(count))
+	if !ok {
+		return docSets{}, errors.New("docsets section offsets out of bounds")
+	}
+	start := align8(8 + 4*int(count))
+	size := uint64(count) * uint64(words) * 8
+	if size > uint64(sec.len()) || uint64(start)+size != uint64(sec.len()) {
+		return docSets{}, errors.New("docsets section size")
+	}
+	ds := docSets{offsets: offsets, bitmaps: span{sec.off + start, sec.end}, count: int(count), words: int(words)}
+	prev := int64(-1)
+	for i := range ds.count {
+		off, _ := u32At(offsets.of(base), i)
+		if int64(off) <= prev {
+			return docSets{}, errors.New("docsets offsets not increasing")
+		}
+		prev = int64(off)
+	}
+	return ds, nil
+}
+
+// find returns the bitmap of the postings list at offset off of the postings section.
+func (ds docSets) find(base string, off int) (Bitmap, bool) {
+	table := ds.offsets.of(base)
+	lo, hi := 0, ds.count
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		v, _ := u32At(table, mid)
+		if int(v) < off {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if v, ok := u32At(table, lo); !ok || lo >= ds.count || int(v) != off {
+		return Bitmap{}, false
+	}
+	return Bitmap{base: base, off: ds.bitmaps.off + lo*ds.words*8, words: ds.words}, true
+}
+
+// Bitmap is a set of items stored in the file: bit d%64 of word d/64 is item d. Like
+// Postings it holds the file by its start and an offset.
+type Bitmap struct {
+	base       string
+	off, words int
+}
+
+// Words is the bitmap's length in 64-bit words: ⌈n/64⌉ for n items.
+func (b Bitmap) Words() int { return b.words }
+
+// CopyTo writes the bitmap's words into dst, as many as both have.
+func (b Bitmap) CopyTo(dst []uint64) {
+	n := min(len(dst), b.words)
+	s := b.base[b.off : b.off+8*n]
+	for i := range dst[:n] {
+		dst[i] = le64(s[8*i : 8*i+8])
+	}
+}
+
+// Word returns word i of the bitmap: items 64i to 64i+63, item 64i+j as bit j (0 for
+// an i out of range).
+func (b Bitmap) Word(i int) uint64 {
+	if uint(i) >= uint(b.words) {
+		return 0
+	}
+	at := b.off + 8*i
+	return le64(b.base[at : at+8])
+}
+
+// OrInto adds the bitmap's items to dst, a set of the same layout, as far as both go.
+func (b Bitmap) OrInto(dst []uint64) {
+	n := min(len(dst), b.words)
+	s := b.base[b.off : b.off+8*n]
+	for i := range dst[:n] {
+		dst[i] |= le64(s[8*i : 8*i+8])
+	}
+}
+
+// Count is the number of items in the set.
+func (b Bitmap) Count() int {
+	s := b.base[b.off : b.off+8*b.words]
+	c := 0
+	for i := 0; i+8 <= len(s); i += 8 {
+		c += bits.OnesCount64(le64(s[i : i+8]))
+	}
+	return c
+}
+
+// Bitmap returns term i's items as a bitmap, when the file stores one for its list (it
+// does for the terms of at least a sixteenth of the items, from format 2.1 on).
+func (t TermDict) Bitmap(i int) (Bitmap, bool) {
+	if t.docSets.count == 0 {
+		return Bitmap{}, false
+	}
+	list, ok := t.postingsSpan(i)
+	if !ok {
+		return Bitmap{}, false
+	}
+	return t.docSets.find(t.base, list.off-t.postings.off)
+}
