@@ -14,7 +14,7 @@
 //	padding to 8
 //	K × W u64         the bitmaps, in the same order: bit d%64 of word d/64 is item d
 //
-// The bitmaps repeat what the lists say, so a reader may ignore them (older readers
+// (listTable has the layout.) The bitmaps repeat what the lists say, so a reader may ignore them (older readers
 // do: a minor version only adds sections); the builder writes both from the same items.
 
 package snapshot
@@ -27,50 +27,65 @@ import (
 // secDocSets names the section of the common terms' bitmaps.
 const secDocSets = "docsets"
 
-// docSets locates the docsets section's parts in the file; the zero value has none.
-type docSets struct {
+// listTable locates a section of fixed-size records, one per postings list it covers,
+// keyed by the lists' offsets in the postings section: the layout of sections docsets
+// and impacts.
+//
+//	u32 count      K
+//	u32 per        the record's length in its own units (a bitmap's words, windows)
+//	u32[K]         the lists' offsets in the postings section, increasing
+//	padding to 8
+//	K records of stride bytes, in the same order
+//
+// The zero value covers no list.
+type listTable struct {
 	offsets span // u32[count], increasing
-	bitmaps span // count × words u64
+	records span // count × stride bytes
 	count   int
-	words   int
+	stride  int
 }
 
-// readDocSets checks the docsets section sec for a collection of n items.
-func readDocSets(base string, sec span, n int) (docSets, error) {
+// readListTable checks the section sec, whose records must be per units long (its
+// head says so) of unit bytes each.
+func readListTable(base string, sec span, per, unit int) (listTable, error) {
 	if sec.len() == 0 {
-		return docSets{}, nil
+		return listTable{}, nil
 	}
 	b := sec.of(base)
 	count, ok1 := u32At(b, 0)
-	words, ok2 := u32At(b, 1)
-	if !ok1 || !ok2 || int(words) != (n+63)/64 {
-		return docSets{}, errors.New("docsets section head")
+	stored, ok2 := u32At(b, 1)
+	if !ok1 || !ok2 || int(stored) != per {
+		return listTable{}, errors.New("section head")
 	}
 	offsets, ok := sec.sub(8, 4*int(count))
 	if !ok {
-		return docSets{}, errors.New("docsets section offsets out of bounds")
+		return listTable{}, errors.New("offsets out of bounds")
 	}
 	start := align8(8 + 4*int(count))
-	size := uint64(count) * uint64(words) * 8
+	size := uint64(count) * uint64(per) * uint64(unit)
 	if size > uint64(sec.len()) || uint64(start)+size != uint64(sec.len()) {
-		return docSets{}, errors.New("docsets section size")
+		return listTable{}, errors.New("section size")
 	}
-	ds := docSets{offsets: offsets, bitmaps: span{sec.off + start, sec.end}, count: int(count), words: int(words)}
+	t := listTable{offsets: offsets, records: span{sec.off + start, sec.end}, count: int(count), stride: per * unit}
 	prev := int64(-1)
-	for i := range ds.count {
+	for i := range t.count {
 		off, _ := u32At(offsets.of(base), i)
 		if int64(off) <= prev {
-			return docSets{}, errors.New("docsets offsets not increasing")
+			return listTable{}, errors.New("offsets not increasing")
 		}
 		prev = int64(off)
 	}
-	return ds, nil
+	return t, nil
 }
 
-// find returns the bitmap of the postings list at offset off of the postings section.
-func (ds docSets) find(base string, off int) (Bitmap, bool) {
-	table := ds.offsets.of(base)
-	lo, hi := 0, ds.count
+// find returns where the record of the postings list at offset off of the postings
+// section starts in the file.
+func (t listTable) find(base string, off int) (int, bool) {
+	if t.count == 0 {
+		return 0, false
+	}
+	table := t.offsets.of(base)
+	lo, hi := 0, t.count
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		v, _ := u32At(table, mid)
@@ -80,10 +95,10 @@ func (ds docSets) find(base string, off int) (Bitmap, bool) {
 			hi = mid
 		}
 	}
-	if v, ok := u32At(table, lo); !ok || lo >= ds.count || int(v) != off {
-		return Bitmap{}, false
+	if v, ok := u32At(table, lo); !ok || lo >= t.count || int(v) != off {
+		return 0, false
 	}
-	return Bitmap{base: base, off: ds.bitmaps.off + lo*ds.words*8, words: ds.words}, true
+	return t.records.off + lo*t.stride, true
 }
 
 // Bitmap is a set of items stored in the file: bit d%64 of word d/64 is item d. Like
@@ -137,12 +152,21 @@ func (b Bitmap) Count() int {
 // Bitmap returns term i's items as a bitmap, when the file stores one for its list (it
 // does for the terms of at least a sixteenth of the items, from format 2.1 on).
 func (t TermDict) Bitmap(i int) (Bitmap, bool) {
-	if t.docSets.count == 0 {
-		return Bitmap{}, false
-	}
-	list, ok := t.postingsSpan(i)
+	at, ok := t.record(t.docSets, i)
 	if !ok {
 		return Bitmap{}, false
 	}
-	return t.docSets.find(t.base, list.off-t.postings.off)
+	return Bitmap{base: t.base, off: at, words: t.docSets.stride / 8}, true
+}
+
+// record returns where term i's record in table starts in the file.
+func (t TermDict) record(table listTable, i int) (int, bool) {
+	if table.count == 0 {
+		return 0, false
+	}
+	list, ok := t.postingsSpan(i)
+	if !ok {
+		return 0, false
+	}
+	return table.find(t.base, list.off-t.postings.off)
 }

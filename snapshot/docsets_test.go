@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -52,6 +53,7 @@ func TestDocSets(t *testing.T) {
 				if !slices.Equal(got, want) || b.Count() != p.DocFreq {
 					t.Fatalf("%s %q: the bitmap and the list disagree", name, dict.Term(i))
 				}
+				checkImpacts(t, f, dict, i, n)
 			}
 		}
 	}
@@ -61,12 +63,47 @@ func TestDocSets(t *testing.T) {
 	}
 }
 
-// TestDocSetsCorrupt checks that a docsets section whose head or offsets are wrong
-// fails to open.
+// checkImpacts checks that a dense text term has impacts, which bound each of its
+// items in its window, and that a keyword term has none.
+func checkImpacts(t *testing.T, f *Field, dict TermDict, i, n int) {
+	t.Helper()
+	m, ok := dict.Impacts(i)
+	if text := dict == f.Text(); ok != text {
+		t.Fatalf("%s %q: text %v, impacts %v", f.Name(), dict.Term(i), text, ok)
+	}
+	if !ok {
+		return
+	}
+	if m.Windows() != (n+ImpactWindow-1)/ImpactWindow {
+		t.Fatalf("%d windows", m.Windows())
+	}
+	seen := make([]bool, m.Windows())
+	p := dict.Postings(i)
+	for doc := p.Next(); doc >= 0; doc = p.Next() {
+		k := doc / ImpactWindow
+		seen[k] = true
+		f1, n1, f2, n2 := m.Window(k)
+		norm := f.Length(doc)
+		covers := func(fr, nm byte) bool {
+			return fr > 0 && (fr == ImpactSaturated || p.Freq() <= int(fr)) && norm >= nm
+		}
+		if !covers(f1, n1) && !covers(f2, n2) {
+			t.Fatalf("%s %q: item %d (freq %d, norm %d) above window %d's pairs %d/%d %d/%d", f.Name(), dict.Term(i), doc, p.Freq(), norm, k, f1, n1, f2, n2)
+		}
+	}
+	for k, s := range seen {
+		if f1, _, f2, _ := m.Window(k); !s && (f1 != 0 || f2 != 0) {
+			t.Fatalf("window %d without the term has pairs", k)
+		}
+	}
+}
+
+// TestDocSetsCorrupt checks that a docsets section (a listTable) whose head or
+// offsets are wrong fails to open.
 func TestDocSetsCorrupt(t *testing.T) {
 	base := "........" + "\x02\x00\x00\x00\x01\x00\x00\x00" + "\x05\x00\x00\x00\x09\x00\x00\x00" + string(make([]byte, 16))
 	sec := span{8, len(base)}
-	if _, err := readDocSets(base, sec, 64); err != nil {
+	if _, err := readListTable(base, sec, 1, 8); err != nil {
 		t.Fatalf("a good section: %v", err)
 	}
 	for name, c := range map[string]struct {
@@ -78,8 +115,46 @@ func TestDocSetsCorrupt(t *testing.T) {
 		"size":       {base + "12345678", 64},
 		"short head": {base[:12], 64},
 	} {
-		if _, err := readDocSets(c.base, span{8, len(c.base)}, c.n); err == nil {
+		if _, err := readListTable(c.base, span{8, len(c.base)}, (c.n+63)/64, 8); err == nil {
 			t.Errorf("%s: opened", name)
+		}
+	}
+}
+
+// TestImpactsWriter feeds random lists to the impacts writer: every item must be
+// dominated by one of its window's two pairs, frequencies past 255 included.
+func TestImpactsWriter(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 200 {
+		n := 1 + r.IntN(3000)
+		norms := make([]byte, n)
+		for i := range norms {
+			norms[i] = byte(1 + r.IntN(255))
+		}
+		w := impactsWriter{norms: norms, avgdl: float64(1 + r.IntN(300))}
+		w.start(n)
+		type item struct{ doc, freq int }
+		var items []item
+		for doc := range n {
+			if r.IntN(3) == 0 {
+				freq := 1 + r.IntN(1+r.IntN(400))
+				items = append(items, item{doc, freq})
+				w.add(doc, freq)
+			}
+		}
+		out := w.finish()
+		if len(out) != impactSize*impactWindows(n) {
+			t.Fatalf("round %d: %d bytes for %d items", round, len(out), n)
+		}
+		m := Impacts{base: string(out), window: impactWindows(n)}
+		for _, it := range items {
+			f1, n1, f2, n2 := m.Window(it.doc / ImpactWindow)
+			covers := func(fr, nm byte) bool {
+				return fr > 0 && (fr == ImpactSaturated || it.freq <= int(fr)) && norms[it.doc] >= nm
+			}
+			if !covers(f1, n1) && !covers(f2, n2) {
+				t.Fatalf("round %d: item %d (freq %d, norm %d) above %d/%d %d/%d", round, it.doc, it.freq, norms[it.doc], f1, n1, f2, n2)
+			}
 		}
 	}
 }

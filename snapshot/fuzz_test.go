@@ -54,6 +54,11 @@ func exercise(s *Snapshot) {
 					}
 				}
 				checkNextBlock(dict.Postings(i), docs, freqs)
+				if m, ok := dict.Impacts(i); ok {
+					for k := -1; k <= m.Windows(); k++ {
+						m.Window(k)
+					}
+				}
 				if b, ok := dict.Bitmap(i); ok {
 					set := make([]uint64, b.Words())
 					b.CopyTo(set)

@@ -69,7 +69,8 @@ type TermDict struct {
 	postings  span // the postings section
 	ids       span // sections ids and ids.offsets, for a dictionary of kind 2
 	idOffs    span
-	docSets   docSets // the common terms' bitmaps (docsets.go)
+	docSets   listTable // the common terms' bitmaps (docsets.go)
+	impacts   listTable // their score bounds per window (impacts.go)
 }
 
 // newTermDict reads the dictionary at dict of s's file, and records an error in d when
@@ -101,6 +102,7 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 		blocks:    span{dict.off + head, dict.end},
 		postings:  s.postings,
 		docSets:   s.docSets,
+		impacts:   s.impacts,
 	}
 	switch {
 	case kind == dictIDs && count == s.n:

@@ -443,8 +443,11 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
 	b.section(secPerms, fs.perms)
-	if sets := fs.docSets.pieces(n); sets != nil {
+	if sets := fs.dense.docSets.pieces((n + 63) / 64); sets != nil {
 		b.section(secDocSets, sets...)
+	}
+	if impacts := fs.dense.impacts.pieces(impactWindows(n)); impacts != nil {
+		b.section(secImpacts, impacts...)
 	}
 	for i, d := range w.derived {
 		b.section(d.name, p.derived[i])

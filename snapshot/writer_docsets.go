@@ -11,31 +11,37 @@ import "encoding/binary"
 // decoding 16 or more items per word of it.
 func denseDocFreq(n int) int { return max(n/16, postingsBlock) }
 
-// docSetsWriter gathers the docsets section: the bitmaps of the dense lists, with
-// their offsets in the postings section, in increasing order.
-type docSetsWriter struct {
+// denseTables gathers the sections of the dense lists: their bitmaps, and the text
+// lists' impacts.
+type denseTables struct {
+	docSets, impacts listTableWriter
+}
+
+// listTableWriter gathers a listTable section: records with their lists' offsets in
+// the postings section, in increasing order.
+type listTableWriter struct {
 	offsets []byte
-	bitmaps [][]byte
+	records [][]byte
 }
 
-// add records the bitmap of the list at offset off of the postings section, which
-// must follow those added before.
-func (w *docSetsWriter) add(off uint32, bitmap []byte) {
+// add records rec for the list at offset off of the postings section, which must
+// follow those added before.
+func (w *listTableWriter) add(off uint32, rec []byte) {
 	w.offsets = binary.LittleEndian.AppendUint32(w.offsets, off)
-	w.bitmaps = append(w.bitmaps, bitmap)
+	w.records = append(w.records, rec)
 }
 
-// pieces returns the section's bytes for n items, as pieces laid end to end, or nil
-// when there is no bitmap.
-func (w *docSetsWriter) pieces(n int) [][]byte {
-	if len(w.bitmaps) == 0 {
+// pieces returns the section's bytes, as pieces laid end to end, for records of per
+// units each; nil when there is no record.
+func (w *listTableWriter) pieces(per int) [][]byte {
+	if len(w.records) == 0 {
 		return nil
 	}
-	head := binary.LittleEndian.AppendUint32(nil, uint32(len(w.bitmaps)))
-	head = binary.LittleEndian.AppendUint32(head, uint32((n+63)/64))
+	head := binary.LittleEndian.AppendUint32(nil, uint32(len(w.records)))
+	head = binary.LittleEndian.AppendUint32(head, uint32(per))
 	head = append(head, w.offsets...)
 	head = append(head, make([]byte, align8(len(head))-len(head))...)
-	return append([][]byte{head}, w.bitmaps...)
+	return append([][]byte{head}, w.records...)
 }
 
 // bitmapOf returns an empty bitmap of n items, as the section stores it: its bytes

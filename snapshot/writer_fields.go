@@ -20,7 +20,7 @@ type fieldSections struct {
 	ids []string
 
 	dir, terms, postings, norms, docvalues, perms []byte
-	docSets                                       docSetsWriter
+	dense                                         denseTables
 }
 
 // preparedField is one field's encoded structures, with offsets relative to its own
@@ -48,10 +48,11 @@ type preparedDict struct {
 	dense    []denseList // the lists also stored as bitmaps, in term order
 }
 
-// denseList is the bitmap of term k's items (docsets.go).
+// denseList is the bitmap of term k's items (docsets.go) and, for text, its impacts
+// (impacts.go).
 type denseList struct {
-	term   int
-	bitmap []byte
+	term            int
+	bitmap, impacts []byte
 }
 
 // buildFieldSections writes the directory entry and index structures of every field,
@@ -113,12 +114,12 @@ func prepareField(fp fieldParts, n int) preparedField {
 		p.terms, p.keywords = nil, nil
 	}
 	if f.flags&fieldHasText != 0 {
-		f.text = prepareDict(terms, true, n)
 		f.norms = fp.norms(n)
+		f.text = prepareDict(terms, n, f.norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)))
 	}
 	var kwOrder map[string]uint32
 	if f.flags&fieldHasKeyword != 0 {
-		f.keyword = prepareDict(keywords, false, n)
+		f.keyword = prepareDict(keywords, n, nil, 0)
 		kwOrder = make(map[string]uint32, len(f.keyword.terms))
 		for i, k := range f.keyword.terms {
 			kwOrder[k] = uint32(i)
@@ -150,11 +151,13 @@ func (fp fieldParts) norms(n int) []byte {
 
 // prepareDict sorts a dictionary's terms and lays out their postings lists, from the
 // dictionaries of consecutive ranges of items; positions says whether it is a text
-// dictionary (frequencies and positions) or a keyword one, of a collection of n items
-// (whose common terms' lists are also kept as bitmaps). Each range's terms are
+// dictionary (frequencies and positions; norms, the field's length bytes, and avgdl,
+// its average length, are given) or a keyword one (nil norms), of a collection of n
+// items, whose common terms' lists are also kept as bitmaps and impacts. Each range's terms are
 // sorted on their own and the runs merged, a term's lists taken in range order: no
 // term is looked up in a map again.
-func prepareDict(dicts []map[string]*postingBuf, positions bool, n int) preparedDict {
+func prepareDict(dicts []map[string]*postingBuf, n int, norms []byte, avgdl float64) preparedDict {
+	positions := norms != nil
 	var d preparedDict
 	runs := make([][]termList, len(dicts))
 	size, total := 0, 0
@@ -171,7 +174,7 @@ func prepareDict(dicts []map[string]*postingBuf, positions bool, n int) prepared
 	d.starts = make([]uint32, 0, total+1)
 	d.postings = make([]byte, 0, size)
 	lists := make([]*postingBuf, 0, len(dicts))
-	pw := postingsWriter{positions: positions, items: n}
+	pw := postingsWriter{positions: positions, items: n, norms: norms, avgdl: avgdl}
 	for {
 		// The smallest term at the head of a run, then its lists in range order.
 		term, found := "", false
@@ -195,7 +198,7 @@ func prepareDict(dicts []map[string]*postingBuf, positions bool, n int) prepared
 		d.starts = append(d.starts, uint32(len(d.postings)))
 		d.postings = pw.appendPostingList(d.postings, lists, df)
 		if pw.bitmap != nil {
-			d.dense = append(d.dense, denseList{term: len(d.terms) - 1, bitmap: pw.bitmap})
+			d.dense = append(d.dense, denseList{term: len(d.terms) - 1, bitmap: pw.bitmap, impacts: pw.impacts})
 		}
 	}
 	d.starts = append(d.starts, uint32(len(d.postings)))
@@ -245,13 +248,13 @@ func (s *fieldSections) addField(f *preparedField) {
 	s.dir = binary.AppendUvarint(s.dir, uint64(f.docCount))
 	if f.flags&fieldHasText != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text, s.ids, &s.docSets)
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text, s.ids, &s.dense)
 		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), len(s.norms))
 		s.norms = append(s.norms, f.norms...)
 	}
 	if f.flags&fieldHasKeyword != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword, s.ids, &s.docSets)
+		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword, s.ids, &s.dense)
 		s.dir = appendUvarints(s.dir, off, size)
 	}
 	if f.flags&fieldHasValues != 0 {

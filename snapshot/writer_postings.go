@@ -18,8 +18,14 @@ type postingsWriter struct {
 	positions bool // text lists: frequencies and positions
 	// items is the collection's size; a list of denseDocFreq(items) or more also
 	// leaves its items as a bitmap in bitmap (0: no bitmaps).
-	items    int
-	bitmap   []byte
+	items  int
+	bitmap []byte
+	// A dense text list also leaves its impacts (impacts.go) in impacts, computed
+	// from the field's norms and average length (none without norms).
+	norms    []byte
+	avgdl    float64
+	impacts  []byte
+	imp      impactsWriter
 	deltas   [postingsBlock]uint32
 	freqs    [postingsBlock]uint32
 	pos      []uint32 // a block's position values
@@ -31,10 +37,15 @@ type postingsWriter struct {
 // the ranges' bounds: the list is the same whichever ranges the items were indexed in.
 func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df int) []byte {
 	r := postingReader{lists: lists, positions: w.positions}
-	w.doc, w.grp, w.bitmap = w.doc[:0], w.grp[:0], nil
+	w.doc, w.grp, w.bitmap, w.impacts = w.doc[:0], w.grp[:0], nil, nil
+	impacts := false
 	if w.items > 0 && df >= denseDocFreq(w.items) {
 		w.bitmap = bitmapOf(w.items)
 		r.bitmap = w.bitmap
+		if impacts = w.positions && len(w.norms) == w.items; impacts {
+			w.imp.norms, w.imp.avgdl = w.norms, w.avgdl
+			w.imp.start(w.items)
+		}
 	}
 	last := 0 // the last item of the previous block
 	for left := df; left >= postingsBlock; left -= postingsBlock {
@@ -42,6 +53,9 @@ func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df i
 		w.pos = w.pos[:0]
 		for i := range w.deltas {
 			doc, freq := r.next()
+			if impacts {
+				w.imp.add(doc, freq)
+			}
 			w.deltas[i], prev = uint32(doc-prev), doc
 			if w.positions {
 				w.freqs[i], maxFreq = uint32(freq-1), max(maxFreq, freq)
@@ -65,6 +79,9 @@ func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df i
 	}
 	for range df % postingsBlock {
 		doc, freq := r.next()
+		if impacts {
+			w.imp.add(doc, freq)
+		}
 		delta := uint64(doc - last)
 		last = doc
 		switch {
@@ -79,6 +96,9 @@ func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df i
 		if w.positions { // the tail's group is in uvarints, as recorded
 			w.grp = append(w.grp, r.positionBytes(freq)...)
 		}
+	}
+	if impacts {
+		w.impacts = w.imp.finish()
 	}
 	dst = binary.AppendUvarint(dst, uint64(df))
 	if w.positions && df > 1 {

@@ -14,8 +14,8 @@ import (
 // dictionary's offset and size in terms. Postings offsets in the block index are
 // absolute in the postings section. A dictionary whose terms are ids, the items'
 // ContentIDs in item order, is written as a reference to section ids (kind 2). The
-// dictionary's bitmaps go to sets, at their lists' offsets.
-func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, sets *docSetsWriter) ([]byte, []byte, int, int) {
+// dictionary's bitmaps and impacts go to dense, at their lists' offsets.
+func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, dense *denseTables) ([]byte, []byte, int, int) {
 	for len(terms)%4 != 0 {
 		terms = append(terms, 0)
 	}
@@ -49,7 +49,10 @@ func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, sets 
 		setEntry(blockCount(n), n)
 	}
 	for _, l := range d.dense {
-		sets.add(base+d.starts[l.term], l.bitmap)
+		dense.docSets.add(base+d.starts[l.term], l.bitmap)
+		if l.impacts != nil {
+			dense.impacts.add(base+d.starts[l.term], l.impacts)
+		}
 	}
 	postings = append(postings, d.postings...)
 	return terms, postings, off, len(terms) - off

@@ -55,7 +55,7 @@ type loaded struct {
 }
 
 var state = module{
-	router: router.New(router.Options{}),
+	router: router.New(router.Options{LendBodies: true}),
 	bufs:   map[uint32][]byte{},
 	snaps:  map[string]loaded{},
 }
@@ -143,7 +143,8 @@ func loadSnapshot(ptr, n uint32) uint64 {
 // of n bytes (package edge/wire) and replaces the router with one using those options,
 // serving the snapshots already loaded. Returns 0, or ptr<<32|len of a UTF-8 error
 // message that stays valid until the next load_snapshot or configure call. Without
-// configure the router uses the defaults (router.Options{}).
+// configure the router uses the defaults (router.Options{}); either way it lends its
+// answers' bodies (router.Options.LendBodies).
 //
 //go:wasmexport configure
 func configure(ptr, n uint32) uint64 {
@@ -155,6 +156,7 @@ func configure(ptr, n uint32) uint64 {
 	if err != nil {
 		return fail("configure: " + err.Error())
 	}
+	opts.LendBodies = true // serveRound copies every answer out before the next request
 	router := router.New(opts)
 	for _, l := range state.snaps {
 		router.Load(l.snap)

@@ -72,11 +72,11 @@ type tkScratch struct {
 	keys     []sortKey // the sort keys after the score
 	// window overrides windowSize (tests: many small windows); answered counts the
 	// searches the path answered, matched their matches, scored the items it
-	// scored and dense the terms it read from the file's bitmaps; anySize makes it
-	// take small queries too (tests).
-	window, answered, matched, scored, dense int
-	setWords                                 int // the words of a set of the collection's items
-	anySize                                  bool
+	// scored, dense the terms it read from the file's bitmaps and impacted those it
+	// bounded by the file's impacts; anySize makes it take small queries too (tests).
+	window, answered, matched, scored, dense, impacted int
+	setWords                                           int // the words of a set of the collection's items
+	anySize                                            bool
 	// factors caches, per field, the largest norm factor of its items' lengths.
 	factors map[*snapshot.Field]fieldFactor
 }

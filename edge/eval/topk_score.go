@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -19,6 +20,8 @@ type tkLeaf struct {
 	items  docSet
 	bitmap snapshot.Bitmap
 	dense  bool
+	// impacts bound the term's scores per window of the file's (none: zero windows).
+	impacts snapshot.Impacts
 	// rankWord and rankBase place the scoring cursor by rank: rankBase items of the
 	// set lie in its words before rankWord.
 	rankWord, rankBase int
@@ -50,6 +53,10 @@ func (e *Evaluator) openLeaves(tk *tkScratch) {
 			l.factor = e.largestFactor(t.field, st)
 		}
 		l.bitmap, l.dense = t.dict.Bitmap(t.i)
+		l.impacts = snapshot.Impacts{}
+		if m, ok := t.dict.Impacts(t.i); ok && m.Windows() == (e.n+snapshot.ImpactWindow-1)/snapshot.ImpactWindow {
+			l.impacts = m
+		}
 		l.dense = l.dense && l.bitmap.Words() == (e.n+63)/64
 		if l.dense {
 			tk.dense++
@@ -144,21 +151,27 @@ func (e *Evaluator) closeLeaves(tk *tkScratch) {
 }
 
 // windowSize is the number of items of a window for a collection of n items (a
-// multiple of 64): a few blocks of the densest lists, and at most a few thousand
-// windows.
+// multiple of the file's impact windows, snapshot.ImpactWindow): a few blocks of the
+// densest lists, and at most a few thousand windows.
 func windowSize(n int) int {
-	return max(512, (n/2048+63)&^63)
+	const unit = snapshot.ImpactWindow
+	return max(unit, (n/2048+unit-1)/unit*unit)
 }
 
 // leafBounds fills tk.bounds with each leaf's best possible score in each window of
-// size w: a block's from its largest frequency, the tail's (which no skip entry bounds)
-// from its items' own scores.
+// size w: from the file's impacts where it has them for the term, else a block's from
+// its largest frequency, the tail's (which no skip entry bounds) from its items' own
+// scores.
 func (tk *tkScratch) leafBounds(w, windows int) {
 	tk.bounds = zeroed(tk.bounds, len(tk.leaves)*windows)
-
 	for i := range tk.leaves {
 		l := &tk.leaves[i]
 		b := tk.bounds[i*windows : (i+1)*windows]
+		if l.impacts.Windows() > 0 && w%snapshot.ImpactWindow == 0 {
+			l.impactBounds(b, w)
+			tk.impacted++
+			continue
+		}
 		r := l.start
 		prev, blocks := 0, false
 		for {
@@ -185,6 +198,32 @@ func (tk *tkScratch) leafBounds(w, windows int) {
 			}
 		}
 	}
+}
+
+// impactBounds fills b, the leaf's bounds per window of w items (a multiple of
+// snapshot.ImpactWindow), from the file's impacts: each impact window's two pairs
+// dominate its items, and a score grows with the frequency and falls with the length,
+// in float32 arithmetic too, so a pair's score bounds theirs.
+func (l *tkLeaf) impactBounds(b []float32, w int) {
+	per := w / snapshot.ImpactWindow
+	for k := range l.impacts.Windows() {
+		f1, n1, f2, n2 := l.impacts.Window(k)
+		if win := k / per; win < len(b) {
+			b[win] = max(b[win], l.pairBound(f1, n1), l.pairBound(f2, n2))
+		}
+	}
+}
+
+// pairBound is the score of an item of frequency freq (0: none; saturated: any) and
+// length byte norm.
+func (l *tkLeaf) pairBound(freq, norm byte) float32 {
+	switch freq {
+	case 0:
+		return 0
+	case snapshot.ImpactSaturated:
+		return l.scorer.score(float32(math.Inf(1)), norm)
+	}
+	return l.scorer.score(float32(freq), norm)
 }
 
 // zeroed returns a slice of n zero values, reusing b's storage.

@@ -83,7 +83,11 @@ func (r *Router) answer(sc scope, req *edge.Request, rt Route, body []byte) *edg
 		resp.Status = 304
 		return resp
 	}
-	if req.Method != "HEAD" {
+	switch {
+	case req.Method == "HEAD":
+	case r.opts.LendBodies:
+		resp.Body = body
+	default:
 		resp.Body = append([]byte(nil), body...)
 	}
 	return resp

@@ -191,3 +191,25 @@ func ExampleRouter_Serve() {
 	fmt.Println(resp.Status, string(resp.Body))
 	// Output: 200 {"status":200,"data":[{"Status":"Published","Name":"Hello","ContentID":"Content_1"}],"totalItems":1}
 }
+
+// TestLendBodies checks that a router that lends its bodies answers the same bytes as
+// one that copies them, and that a lent body is the router's own buffer.
+func TestLendBodies(t *testing.T) {
+	copying, lending := unitRouter(t, Options{}, false), unitRouter(t, Options{LendBodies: true}, false)
+	reqs := []edge.Request{
+		{Method: "GET", Path: "/cda/rest/v1/unit/contents", RawQuery: "sort=name"},
+		{Method: "GET", Path: "/cda/rest/v1/unit/contents/Content_2"},
+		{Method: "POST", Path: "/cda/graphql/v1/unit", Body: []byte(`{"query":"{ content { Name } }"}`)},
+		{Method: "POST", Path: "/cda/es/v1/unit", Body: []byte(`{"query":{"match":{"Name":"erian"}}}`)},
+	}
+	for _, req := range reqs {
+		want := copying.Serve(&req)
+		got := lending.Serve(&req)
+		if got.Status != 200 || string(got.Body) != string(want.Body) {
+			t.Fatalf("%s %s: lent %d %s, copied %d %s", req.Method, req.Path, got.Status, got.Body, want.Status, want.Body)
+		}
+		if &got.Body[0] != &lending.buf[:1][0] {
+			t.Errorf("%s: the lent body is not the router's buffer", req.Path)
+		}
+	}
+}
