@@ -36,6 +36,9 @@ func BenchmarkFullTextEval(b *testing.B) {
 		{"fulltext/2rare", `{"query":{"query_string":{"query":"smørrebrød beginners"}},"size":10}`},
 		{"fulltext+template", `{"query":{"bool":{"must":[{"query_string":{"query":"coffee garden"}}],"filter":[{"term":{"TemplateName.keyword":"Recipe"}}]}},"size":10}`},
 		{"query_string/3", `{"query":{"query_string":{"query":"coffee mountain festival"}},"size":10}`},
+		// One long field whose items nearly all have both words, with scores so even
+		// that no window can be skipped: the top-k path's worst case.
+		{"match/body", `{"query":{"match":{"Data.body":"coffee garden"}},"size":10}`},
 	}
 	for _, c := range bodies {
 		req, err := dsl.Decode(c.body, dsl.Options{Schema: fields})
