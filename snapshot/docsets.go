@@ -14,8 +14,9 @@
 //	padding to 8
 //	K × W u64         the bitmaps, in the same order: bit d%64 of word d/64 is item d
 //
-// (listTable has the layout.) The bitmaps repeat what the lists say, so a reader may ignore them (older readers
-// do: a minor version only adds sections); the builder writes both from the same items.
+// (listTable has the layout.) The bitmaps repeat what the lists say, so a reader may
+// ignore them (older readers do: a minor version only adds sections); the builder
+// writes both from the same items.
 
 package snapshot
 

@@ -61,7 +61,8 @@ const (
 	secNorms       = "norms"          // one length byte per item per text field
 	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
 	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
-	// secDocSets (docsets.go, from format 2.1): the items of common terms as bitmaps.
+	// From format 2.1, secDocSets and secImpacts: the common terms' items as bitmaps
+	// (docsets.go) and their score bounds per window of items (impacts.go).
 )
 
 // align8 rounds n up to a multiple of 8, the alignment of sections.

@@ -115,11 +115,11 @@ func prepareField(fp fieldParts, n int) preparedField {
 	}
 	if f.flags&fieldHasText != 0 {
 		f.norms = fp.norms(n)
-		f.text = prepareDict(terms, n, f.norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)))
+		f.text = prepareDict(terms, true, n, f.norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)))
 	}
 	var kwOrder map[string]uint32
 	if f.flags&fieldHasKeyword != 0 {
-		f.keyword = prepareDict(keywords, n, nil, 0)
+		f.keyword = prepareDict(keywords, false, n, nil, 0)
 		kwOrder = make(map[string]uint32, len(f.keyword.terms))
 		for i, k := range f.keyword.terms {
 			kwOrder[k] = uint32(i)
@@ -151,13 +151,12 @@ func (fp fieldParts) norms(n int) []byte {
 
 // prepareDict sorts a dictionary's terms and lays out their postings lists, from the
 // dictionaries of consecutive ranges of items; positions says whether it is a text
-// dictionary (frequencies and positions; norms, the field's length bytes, and avgdl,
-// its average length, are given) or a keyword one (nil norms), of a collection of n
-// items, whose common terms' lists are also kept as bitmaps and impacts. Each range's terms are
+// dictionary (frequencies and positions) or a keyword one. The common terms' lists of
+// a collection of n items are also kept as bitmaps and, for text, impacts, which need
+// the field's length bytes (norms) and average length (avgdl). Each range's terms are
 // sorted on their own and the runs merged, a term's lists taken in range order: no
 // term is looked up in a map again.
-func prepareDict(dicts []map[string]*postingBuf, n int, norms []byte, avgdl float64) preparedDict {
-	positions := norms != nil
+func prepareDict(dicts []map[string]*postingBuf, positions bool, n int, norms []byte, avgdl float64) preparedDict {
 	var d preparedDict
 	runs := make([][]termList, len(dicts))
 	size, total := 0, 0
