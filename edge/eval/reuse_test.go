@@ -92,6 +92,16 @@ func TestReuseMatchesFresh(t *testing.T) {
 // genSnapshot is a snapshot of the published items among n generated ones (seed 7).
 func genSnapshot(t *testing.T, n int) *snapshot.Snapshot {
 	t.Helper()
+	s, err := snapshot.Open(genSnapshotBytes(t, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// genSnapshotBytes is genSnapshot's file.
+func genSnapshotBytes(t *testing.T, n int) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := gen.Generate(&buf, gen.Options{Items: n, Seed: 7, Environment: "reuse"}); err != nil {
 		t.Fatal(err)
@@ -102,7 +112,7 @@ func genSnapshot(t *testing.T, n int) *snapshot.Snapshot {
 			items = append(items, it)
 		}
 	}
-	return snapshottest.Open(t, "reuse", false, items...)
+	return snapshottest.Bytes(t, "reuse", false, items...)
 }
 
 // TestPreFilterSameAnswer checks that a bool led by its term filters (preFilter)

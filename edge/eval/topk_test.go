@@ -10,6 +10,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // topKWords are the words of the generated queries: common and rarer words of the
@@ -214,5 +215,43 @@ func TestTopKTakesTheFullTextShapes(t *testing.T) {
 		if e.planTopK(q, &tk.plan) {
 			t.Errorf("%v: taken by the top-k path", q)
 		}
+	}
+}
+
+// TestFormat20AnswersTheSame checks that a file without the sections of format 2.1
+// (the common terms' bitmaps and impacts), as an older builder wrote it, answers every
+// generated search as the same file with them does.
+func TestFormat20AnswersTheSame(t *testing.T) {
+	data := genSnapshotBytes(t, 1500)
+	with, err := snapshot.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := snapshot.Open(snapshottest.HideSections(t, data, "docsets", "impacts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := without.Field("Data.body").Text()
+	if i, ok := body.Find("coffee"); !ok {
+		t.Fatal("no coffee in Data.body")
+	} else if _, ok := body.Bitmap(i); ok {
+		t.Fatal("a hidden docsets section is read")
+	}
+	a, b := NewEvaluator(with), NewEvaluator(without)
+	a.tk, b.tk = &tkScratch{}, &tkScratch{}
+	r := rand.New(rand.NewPCG(13, 14))
+	cases := 500
+	if testing.Short() {
+		cases = 100
+	}
+	for i := range cases {
+		q := randomTopKQuery(r, with)
+		s := &query.Search{Query: q, From: r.IntN(21), Size: 1 + r.IntN(30), Sort: content.RelevanceOrder}
+		if got, want := searchOutcome(a, s), searchOutcome(b, s); got != want {
+			t.Fatalf("case %d: %v:\nformat 2.1: %.400s\nformat 2.0: %.400s", i, q, got, want)
+		}
+	}
+	if a.tk.dense == 0 || b.tk.dense != 0 {
+		t.Fatalf("bitmaps read: %d with the sections, %d without", a.tk.dense, b.tk.dense)
 	}
 }
