@@ -28,6 +28,12 @@ import (
 // secDocSets names the section of the common terms' bitmaps.
 const secDocSets = "docsets"
 
+// denseSections are the sections of the common terms' lists: their bitmaps, and for
+// text their impacts (impacts.go).
+type denseSections struct {
+	docSets, impacts listTable
+}
+
 // listTable locates a section of fixed-size records, one per postings list it covers,
 // keyed by the lists' offsets in the postings section: the layout of sections docsets
 // and impacts.
@@ -153,11 +159,14 @@ func (b Bitmap) Count() int {
 // Bitmap returns term i's items as a bitmap, when the file stores one for its list (it
 // does for the terms of at least a sixteenth of the items, from format 2.1 on).
 func (t TermDict) Bitmap(i int) (Bitmap, bool) {
-	at, ok := t.record(t.docSets, i)
+	if t.dense == nil {
+		return Bitmap{}, false
+	}
+	at, ok := t.record(t.dense.docSets, i)
 	if !ok {
 		return Bitmap{}, false
 	}
-	return Bitmap{base: t.base, off: at, words: t.docSets.stride / 8}, true
+	return Bitmap{base: t.base, off: at, words: t.dense.docSets.stride / 8}, true
 }
 
 // record returns where term i's record in table starts in the file.

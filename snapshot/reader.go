@@ -51,7 +51,7 @@ type Snapshot struct {
 	cache                             *bodyCache
 
 	terms, postings, norms, docvalues, perms span
-	docSets, impacts                         listTable // docsets.go, impacts.go
+	dense                                    denseSections
 
 	fields     []Field
 	fieldIndex map[string]int
@@ -213,10 +213,10 @@ func (s *Snapshot) readStructure() error {
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
 	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
 	var err error
-	if s.docSets, err = readListTable(s.str, byName[secDocSets], (s.n+63)/64, 8); err != nil {
+	if s.dense.docSets, err = readListTable(s.str, byName[secDocSets], (s.n+63)/64, 8); err != nil {
 		return errors.New("docsets: " + err.Error())
 	}
-	if s.impacts, err = readListTable(s.str, byName[secImpacts], impactWindows(s.n), impactSize); err != nil {
+	if s.dense.impacts, err = readListTable(s.str, byName[secImpacts], impactWindows(s.n), impactSize); err != nil {
 		return errors.New("impacts: " + err.Error())
 	}
 	return s.readFields(byName[secFields].of(s.str))

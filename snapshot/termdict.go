@@ -69,8 +69,7 @@ type TermDict struct {
 	postings  span // the postings section
 	ids       span // sections ids and ids.offsets, for a dictionary of kind 2
 	idOffs    span
-	docSets   listTable // the common terms' bitmaps (docsets.go)
-	impacts   listTable // their score bounds per window (impacts.go)
+	dense     *denseSections // the snapshot's, shared by its dictionaries (nil: none)
 }
 
 // newTermDict reads the dictionary at dict of s's file, and records an error in d when
@@ -101,8 +100,7 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 		index:     span{dict.off + 8, dict.off + head},
 		blocks:    span{dict.off + head, dict.end},
 		postings:  s.postings,
-		docSets:   s.docSets,
-		impacts:   s.impacts,
+		dense:     &s.dense,
 	}
 	switch {
 	case kind == dictIDs && count == s.n:
