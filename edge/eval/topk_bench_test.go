@@ -33,6 +33,8 @@ func BenchmarkFullTextEval(b *testing.B) {
 	fields := content.NewFields(snap)
 	bodies := []struct{ name, body string }{
 		{"fulltext/2", `{"query":{"query_string":{"query":"coffee garden"}},"size":10}`},
+		// The Node benchmark's full-text query (web/bench/search.mjs): five fields.
+		{"fields/5", `{"query":{"query_string":{"query":"coffee garden","fields":["Name","Data.title","Data.body","Data.summary","Data.tags"]}},"size":10}`},
 		{"fulltext/2rare", `{"query":{"query_string":{"query":"smørrebrød beginners"}},"size":10}`},
 		{"fulltext+template", `{"query":{"bool":{"must":[{"query_string":{"query":"coffee garden"}}],"filter":[{"term":{"TemplateName.keyword":"Recipe"}}]}},"size":10}`},
 		{"query_string/3", `{"query":{"query_string":{"query":"coffee mountain festival"}},"size":10}`},
