@@ -51,7 +51,7 @@ type Snapshot struct {
 	cache                             *bodyCache
 
 	terms, postings, norms, docvalues, perms span
-	dense                                    denseSections
+	dense                                    denseSections // the common terms' bitmaps and impacts
 
 	fields     []Field
 	fieldIndex map[string]int
