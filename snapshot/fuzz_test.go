@@ -110,6 +110,20 @@ func FuzzOpenVerified(f *testing.F) {
 	f.Add(good, uint32(0), byte(0))
 	f.Add(good, uint32(100), byte(0xff))
 	f.Add(good, uint32(len(good)-50), byte(0x80))
+	// A file with the sections of common terms (docsets, impacts), corrupted inside
+	// their tables.
+	dense := build(f, false, denseItems()...)
+	s, err := OpenVerified(dense)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, sec := range s.Sections() {
+		if sec.Name == secDocSets || sec.Name == secImpacts {
+			f.Add(dense, uint32(sec.Offset+4), byte(1))
+			f.Add(dense, uint32(sec.Offset+9), byte(0x40))
+			f.Add(dense, uint32(sec.Offset+sec.Length-3), byte(0xff))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, at uint32, xor byte) {
 		data = append([]byte(nil), data...)
 		if len(data) > 0 {
@@ -122,6 +136,15 @@ func FuzzOpenVerified(f *testing.F) {
 		exercise(s)
 		exerciseIndexPart(data)
 	})
+}
+
+// denseItems are 140 small items whose common words have bitmaps and impacts.
+func denseItems() []string {
+	items := make([]string, 140)
+	for i := range items {
+		items[i] = `{"ContentID":"d` + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) + `","Status":"Published","Name":"common words here","Data":{"n":` + string(rune('0'+i%10)) + `}}`
+	}
+	return items
 }
 
 // exerciseIndexPart opens the index part of a file that opened whole, reads every item
