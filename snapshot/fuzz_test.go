@@ -13,6 +13,9 @@ func FuzzOpen(f *testing.F) {
 	f.Add(good, uint32(0), byte(0), false)
 	f.Add(good, uint32(100), byte(0xff), true)
 	f.Add(good[:headerSize], uint32(3), byte(1), true)
+	dense := build(f, false, denseItems()...)
+	f.Add(dense, uint32(0), byte(0), false)
+	f.Add(dense, uint32(len(dense)/3), byte(0x10), true)
 	f.Fuzz(func(t *testing.T, data []byte, at uint32, xor byte, fixChecksum bool) {
 		data = append([]byte(nil), data...)
 		if len(data) > 0 {
