@@ -665,50 +665,21 @@ func (p *Postings) SkipBlock() (last, maxFreq int, ok bool) {
 	return p.last, int(p.maxFreq), true
 }
 
-// NextDocs decodes the next items, up to len(docs) of them, into docs, leaving their
-// frequencies unread where they are packed, and returns how many it decoded, 0 at the
-// end of the list. It serves the counting of a query's matches, which needs no
-// frequency. Freq and NextPosition are not meaningful after it.
+// NextDocs decodes the next items, up to len(docs) of them, into docs, and returns how
+// many it decoded, 0 at the end of the list: NextBlock for a caller that needs no
+// frequency (counting a query's matches). Freq and NextPosition are not meaningful
+// after it.
 func (p *Postings) NextDocs(docs []int32) int {
-	var freqs [postingsBlock]int32 // the tail's frequencies are read on the way
+	var freqs [postingsBlock]int32
 	k := 0
 	for k < len(docs) {
-		if p.j >= p.cnt {
-			if p.tail || !p.nextPart() {
-				if !p.tail {
-					p.fail()
-				}
-				break
-			}
-			continue
-		}
-		var n int
-		var ok bool
-		if p.tail {
-			m := min(len(docs)-k, len(freqs))
-			n, ok = p.tailBlock(docs[k:k+m], freqs[:m])
-		} else {
-			n, ok = p.packedDocs(docs[k:])
-		}
-		k += n
-		if !ok {
-			p.fail()
+		n := p.NextBlock(docs[k:min(len(docs), k+len(freqs))], freqs[:])
+		if n == 0 {
 			break
 		}
+		k += n
 	}
-	p.noPos = true
 	return k
-}
-
-// packedDocs is packedBlock without the frequencies.
-func (p *Postings) packedDocs(docs []int32) (int, bool) {
-	n, ok := p.decodeDocs(docs)
-	if n == 0 {
-		return 0, false
-	}
-	p.doc = int(docs[n-1])
-	p.j += int32(n)
-	return n, ok
 }
 
 // AddTo adds the cursor's remaining items to the bitset set (item d is bit d%64 of word
@@ -747,7 +718,7 @@ func (p *Postings) AddTo(set []uint64) int {
 
 // addBlock adds the items of the current block, none of which is read yet, to set and
 // returns how many; false, having done nothing, when the block does not lie wholly
-// within the file (NextDocs then reads it). Like packedDocs, it stops the cursor at the
+// within the file (NextDocs then reads it). Like packedBlock, it stops the cursor at the
 // first item past the skip entry's, in a corrupt block.
 func (p *Postings) addBlock(set []uint64) (int, bool) {
 	w := uint(p.dw)
