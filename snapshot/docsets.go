@@ -159,24 +159,26 @@ func (b Bitmap) Count() int {
 // Bitmap returns term i's items as a bitmap, when the file stores one for its list (it
 // does for the terms of at least a sixteenth of the items, from format 2.1 on).
 func (t TermDict) Bitmap(i int) (Bitmap, bool) {
-	if t.dense == nil {
-		return Bitmap{}, false
-	}
-	at, ok := t.record(t.dense.docSets, i)
-	if !ok {
-		return Bitmap{}, false
-	}
-	return Bitmap{base: t.base, off: at, words: t.dense.docSets.stride / 8}, true
+	b, ok, _, _ := t.Dense(i)
+	return b, ok
 }
 
-// record returns where term i's record in table starts in the file.
-func (t TermDict) record(table listTable, i int) (int, bool) {
-	if table.count == 0 {
-		return 0, false
+// Dense returns term i's bitmap (Bitmap) and impacts (Impacts), each with whether the
+// file stores it, looking the term's list up once for both.
+func (t TermDict) Dense(i int) (b Bitmap, hasBitmap bool, m Impacts, hasImpacts bool) {
+	if t.dense == nil || t.dense.docSets.count == 0 && t.dense.impacts.count == 0 {
+		return
 	}
 	list, ok := t.postingsSpan(i)
 	if !ok {
-		return 0, false
+		return
 	}
-	return table.find(t.base, list.off-t.postings.off)
+	off := list.off - t.postings.off
+	if at, ok := t.dense.docSets.find(t.base, off); ok {
+		b, hasBitmap = Bitmap{base: t.base, off: at, words: t.dense.docSets.stride / 8}, true
+	}
+	if at, ok := t.dense.impacts.find(t.base, off); ok && t.positions {
+		m, hasImpacts = Impacts{base: t.base, off: at, window: t.dense.impacts.stride / impactSize}, true
+	}
+	return
 }

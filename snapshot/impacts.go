@@ -60,12 +60,6 @@ func (m Impacts) Window(k int) (freq1, norm1, freq2, norm2 byte) {
 // Impacts returns term i's score bounds per window, when the file stores them (it
 // does for the text terms that have a bitmap, from format 2.1 on).
 func (t TermDict) Impacts(i int) (Impacts, bool) {
-	if !t.positions || t.dense == nil {
-		return Impacts{}, false
-	}
-	at, ok := t.record(t.dense.impacts, i)
-	if !ok {
-		return Impacts{}, false
-	}
-	return Impacts{base: t.base, off: at, window: t.dense.impacts.stride / impactSize}, true
+	_, _, m, ok := t.Dense(i)
+	return m, ok
 }

@@ -52,9 +52,10 @@ func (e *Evaluator) openLeaves(tk *tkScratch) {
 		if !t.keyword {
 			l.factor = e.largestFactor(t.field, st)
 		}
-		l.bitmap, l.dense = t.dict.Bitmap(t.i)
+		var m snapshot.Impacts
+		l.bitmap, l.dense, m, _ = t.dict.Dense(t.i)
 		l.impacts = snapshot.Impacts{}
-		if m, ok := t.dict.Impacts(t.i); ok && m.Windows() == (e.n+snapshot.ImpactWindow-1)/snapshot.ImpactWindow {
+		if m.Windows() == (e.n+snapshot.ImpactWindow-1)/snapshot.ImpactWindow {
 			l.impacts = m
 		}
 		l.dense = l.dense && l.bitmap.Words() == (e.n+63)/64
