@@ -58,6 +58,9 @@ func runInspect(fs *flag.FlagSet, args []string, std stdio) error {
 	fmt.Fprintf(tw, "version\t%s\n", info.Version)
 	fmt.Fprintf(tw, "size\t%s (%d bytes)\n", humanSize(info.Size), info.Size)
 	fmt.Fprintf(tw, "index part\t%s (%d bytes): what a runtime loads\n", humanSize(info.IndexBytes), info.IndexBytes)
+	if info.PagedBytes > 0 {
+		fmt.Fprintf(tw, "paged part\t%s: dictionary blocks and postings, read by range in pages of 4 KiB\n", humanSize(info.PagedBytes))
+	}
 	fmt.Fprintf(tw, "body part\t%s in %d blocks: %s of items' JSON, deflated\n", humanSize(info.BodyBytes), info.BodyBlocks, humanSize(info.ItemBytes))
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
@@ -85,6 +88,7 @@ type snapInfo struct {
 	Version       string        `json:"version"`
 	Size          int64         `json:"size"`
 	IndexBytes    int64         `json:"indexBytes"` // the index part, header included
+	PagedBytes    int64         `json:"pagedBytes"` // the paged part (format 3)
 	BodyBytes     int64         `json:"bodyBytes"`  // the stored body blocks
 	BodyBlocks    int           `json:"bodyBlocks"`
 	ItemBytes     int64         `json:"itemBytes"` // the items' JSON, inflated
@@ -106,7 +110,7 @@ func describe(file string, s *snapshot.Snapshot) snapInfo {
 		FormatVersion: strconv.Itoa(major) + "." + strconv.Itoa(minor),
 		Statuses:      append([]string{}, s.Statuses()...),
 		Version:       s.Version(), Size: s.Size(), Sections: []sectionInfo{},
-		IndexBytes: s.IndexSize(),
+		IndexBytes: s.IndexSize(), PagedBytes: s.PagedSize(),
 	}
 	info.BodyBytes, info.BodyBlocks, info.ItemBytes = s.BodyPart()
 	for _, sec := range s.Sections() {

@@ -27,11 +27,12 @@ import (
 // request runs again with the body.
 const missingBody = "{}"
 
-// BlockRange is one body block and where its stored bytes lie in the file.
+// BlockRange is a range of the file that a snapshot opened on its index part reads on
+// demand: one body block, or a run of the paged part's index pages (pages.go).
 type BlockRange struct {
-	Block  int   // the block's number
+	Block  int   // the body block's number; -1 for a run of index pages
 	Offset int64 // its first byte, from the start of the file
-	Length int   // its stored (deflated) length in bytes
+	Length int   // its stored length in bytes
 }
 
 // bodyCache holds inflated body blocks.
@@ -80,7 +81,11 @@ func (s *Snapshot) readBodies(byName map[string]span, indexLen uint64) error {
 		return errors.New("body block table of " + strconv.Itoa(l) + " bytes")
 	}
 	s.blockCount = (s.bodyBlocks.len() - 12) / 16
-	s.bodyStart = (indexLen + bodyAlign - 1) &^ (bodyAlign - 1)
+	partsEnd := indexLen
+	if s.pages != nil {
+		partsEnd = uint64(s.pages.end())
+	}
+	s.bodyStart = (partsEnd + bodyAlign - 1) &^ (bodyAlign - 1)
 	bodyEnd := s.bodyStart + s.storedOffset(s.blockCount)
 	if bodyEnd < s.bodyStart {
 		return errors.New("body part length overflows")
@@ -91,6 +96,7 @@ func (s *Snapshot) readBodies(byName map[string]span, indexLen uint64) error {
 	case size == indexLen:
 	case size == bodyEnd:
 		s.resident = true
+		s.pagesResident = s.pages != nil
 	default:
 		return errors.New(strconv.FormatUint(size, 10) + " bytes: neither the index part (" +
 			strconv.FormatUint(indexLen, 10) + ") nor the whole file (" + strconv.FormatUint(bodyEnd, 10) + ")")
@@ -259,15 +265,22 @@ func (s *Snapshot) insert(b int, data string) *cachedBlock {
 	return blk
 }
 
-// MissingBlocks appends to dst the blocks that Item needed and did not find since the
-// last call, in the order first needed, and forgets them. A snapshot with resident
-// bodies never misses a block.
+// MissingBlocks appends to dst the ranges that the snapshot needed and did not find
+// since the last call, and forgets them: runs of index pages (Block -1) in file order
+// when postings lists were missing, else the body blocks that Item needed, in the order
+// first needed. When pages were missing the items read were not the answer's, so their
+// blocks are forgotten unasked. A snapshot opened on the whole file never misses a range.
 func (s *Snapshot) MissingBlocks(dst []BlockRange) []BlockRange {
+	n := len(dst)
+	if s.pages != nil && !s.pagesResident {
+		dst = s.pages.takeMissing(dst)
+	}
+	pagesMissing := len(dst) > n
 	c := s.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, b := range c.missing {
-		if r, _, ok := s.blockRange(b); ok {
+		if r, _, ok := s.blockRange(b); ok && !pagesMissing {
 			dst = append(dst, r)
 		}
 		c.asked[b/64] &^= 1 << (b % 64)

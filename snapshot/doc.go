@@ -11,10 +11,10 @@
 //
 // All integers are little-endian.
 //
-//	index part (what a query needs to decide; loaded whole)
+//	index part (what a query needs at hand; loaded whole)
 //	  header (80 bytes)
 //	    0  magic "CDASNAP\x00"
-//	    8  major u16 (2), minor u16
+//	    8  major u16 (3), minor u16
 //	   12  flags u32 (bit 0: preview snapshot, API.md D3)
 //	   16  item count u32
 //	   20  section count u32
@@ -26,6 +26,12 @@
 //	   72  index part length u64 (header, sections and table)
 //	  sections, each 8-byte aligned
 //	  section table: count × {name [24]byte zero-padded, offset u64, length u64}
+//	  (it lists the paged part's sections too)
+//	zero padding to a 4096-byte boundary
+//	paged part (from format 3: the index a query reads a little of; may stay where the
+//	file lives, read by range in pages of 4 KiB)
+//	  sections terms and postings, each 8-byte aligned; section pages in the index part
+//	  gives the part's place and each page's CRC-32C
 //	zero padding to a 4096-byte boundary
 //	body part (what answers return; may stay where the file lives, read by range)
 //	  the items' compact JSON one after another, cut into blocks of about 16 KiB, each
@@ -34,9 +40,10 @@
 //	  hold each stored block's CRC-32C)
 //
 // A runtime either opens the whole file, or opens its index part alone and is handed
-// body blocks as requests need them (bodies.go; the WebAssembly module's need-ranges
-// protocol, wasm/README.md). Format 1 files (one part, one checksum) are refused with
-// a message that says to rebuild them.
+// runs of index pages and body blocks as requests need them (pages.go, bodies.go; the
+// WebAssembly module's need-ranges protocol, wasm/README.md). Format 2 files (terms and
+// postings in the index part, no paged part) are read as they are. Format 1 files (one
+// part, one checksum) are refused with a message that says to rebuild them.
 //
 // Items are stored sorted by ContentID (byte order), so an item's number is its rank by
 // ContentID: lookups by id are a binary search and the tie-break of every sort
@@ -50,7 +57,10 @@
 // first postings list's offset. A lookup is a binary search over the blocks' first terms
 // and a scan of one block; a sequential scan (prefixes, patterns, ranges) walks the
 // blocks with TermDict.Iter. The keyword dictionary of ContentID, which is exactly the
-// ids section in the same order, refers to it instead of storing the ids again.
+// ids section in the same order, refers to it instead of storing the ids again. From
+// format 3 every dictionary's block index and its blocks' first terms are also in
+// section terms.heads, in the index part: a lookup's binary search then runs on what a
+// runtime holds, and reads one block of the paged part.
 //
 // Each term has a postings list in section postings (postings.go has the exact layout),
 // after Lucene 8's: the item count, then the items in blocks of 128 whose deltas and

@@ -6,8 +6,8 @@ import (
 	"math/bits"
 )
 
-// Format constants. A reader accepts any minor version of its major version: minor
-// versions only add sections, which older readers ignore.
+// Format constants. A reader accepts any minor version of the major versions it reads
+// (2 and 3): minor versions only add sections, which older readers ignore.
 //
 // Format 2 splits the file in two parts. The index part (the header, every section and
 // the section table) is what a query needs to decide which items answer it; it is
@@ -15,10 +15,15 @@ import (
 // about BodyBlockTarget bytes, each stored deflated, starting on a bodyAlign boundary)
 // is what answers return; a runtime may leave it where the file lives and read blocks
 // by range, each checked by its own checksum stored in the index part.
+//
+// Format 3 moves the term dictionaries' blocks and the postings lists, half of the
+// index at 100k items, out of the index part into a paged part between the two, read
+// by range in pages of 4 KiB, each checked by its own checksum (pages.go). Format 2
+// readers refuse format 3 files by their major version.
 const (
 	Magic        = "CDASNAP\x00"
-	MajorVersion = 2
-	MinorVersion = 1
+	MajorVersion = 3
+	MinorVersion = 0
 
 	headerSize      = 80
 	sectionEntry    = 40 // name [24]byte, offset u64, length u64
@@ -61,6 +66,8 @@ const (
 	secNorms       = "norms"          // one length byte per item per text field
 	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
 	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
+	secPages       = "pages"          // from format 3: the paged part's place and its pages' CRC-32C (pages.go)
+	secTermHeads   = "terms.heads"    // from format 3: each term dictionary's block index and first terms, at hand while its blocks are paged (termdict.go)
 	// From format 2.1, secDocSets and secImpacts: the common terms' items as bitmaps
 	// (docsets.go) and their score bounds per window of items (impacts.go).
 )

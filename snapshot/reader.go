@@ -49,8 +49,13 @@ type Snapshot struct {
 	bodyStart, fileSize               uint64
 	resident                          bool
 	cache                             *bodyCache
+	// pages is the paged part (pages.go), nil in a file without one; pagesResident is
+	// set when data holds it (the whole file).
+	pages         *pageCache
+	pagesResident bool
 
 	terms, postings, norms, docvalues, perms span
+	termHeads                                span          // from format 3: the dictionaries' heads (termdict.go)
 	dense                                    denseSections // the common terms' bitmaps and impacts
 
 	fields     []Field
@@ -111,6 +116,24 @@ func Verify(data []byte) error {
 	if err != nil {
 		return err
 	}
+	if s.pages != nil {
+		if err := s.pages.verify(data); err != nil {
+			return err
+		}
+	}
+	// The padding between the parts is covered by no checksum: it must be zeros, so
+	// that no flipped byte of a whole file goes unnoticed.
+	gaps := [][2]int64{{indexLen, int64(s.bodyStart)}}
+	if s.pages != nil {
+		gaps = [][2]int64{{indexLen, int64(s.pages.start)}, {int64(s.pages.end()), int64(s.bodyStart)}}
+	}
+	for _, gap := range gaps {
+		for i := gap[0]; i < gap[1]; i++ {
+			if data[i] != 0 {
+				return wrapf(ErrCorrupt, "padding byte "+strconv.FormatInt(i, 10)+" is not zero")
+			}
+		}
+	}
 	return s.verifyBodies()
 }
 
@@ -140,11 +163,11 @@ func checkHeader(data []byte) error {
 	}
 	major := int(binary.LittleEndian.Uint16(data[offMajor:]))
 	minor := int(binary.LittleEndian.Uint16(data[offMinor:]))
-	if major < MajorVersion {
+	if major < 2 {
 		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+": rebuild the snapshot with this release's builder (this reader reads format "+strconv.Itoa(MajorVersion)+".x)")
 	}
-	if major != MajorVersion {
-		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+" (this reader reads "+strconv.Itoa(MajorVersion)+".x)")
+	if major > MajorVersion {
+		return wrapf(ErrVersion, strconv.Itoa(major)+"."+strconv.Itoa(minor)+" (this reader reads formats 2.x to "+strconv.Itoa(MajorVersion)+".x)")
 	}
 	return nil
 }
@@ -168,20 +191,42 @@ func (s *Snapshot) readStructure() error {
 		return errors.New("item count " + strconv.FormatUint(n, 10) + " larger than the file")
 	}
 	s.n = int(n)
-	byName := map[string]span{}
+	type entry struct {
+		name        string
+		off, length uint64
+	}
+	entries := make([]entry, 0, count)
 	for i := uint64(0); i < count; i++ {
 		e := data[table+i*sectionEntry:]
-		name := strings.TrimRight(string(e[:sectionNameSize]), "\x00")
-		off := binary.LittleEndian.Uint64(e[sectionNameSize:])
-		length := binary.LittleEndian.Uint64(e[sectionNameSize+8:])
-		if off < headerSize || off > table || length > table-off {
-			return errors.New("section " + strconv.Quote(name) + " out of bounds")
+		entries = append(entries, entry{strings.TrimRight(string(e[:sectionNameSize]), "\x00"),
+			binary.LittleEndian.Uint64(e[sectionNameSize:]), binary.LittleEndian.Uint64(e[sectionNameSize+8:])})
+	}
+	inIndex := func(e entry) bool { return e.off >= headerSize && e.off <= table && e.length <= table-e.off }
+	// The paged part, when the file has one, is described in the index part; its
+	// sections lie in it.
+	for _, e := range entries {
+		if e.name != secPages {
+			continue
 		}
-		if _, dup := byName[name]; dup {
-			return errors.New("section " + strconv.Quote(name) + " twice")
+		if !inIndex(e) {
+			return errors.New("section " + strconv.Quote(e.name) + " out of bounds")
 		}
-		s.sections = append(s.sections, Section{Name: name, Offset: int64(off), Length: int64(length)})
-		byName[name] = span{int(off), int(off + length)}
+		var err error
+		if s.pages, err = readPages(s.str, span{int(e.off), int(e.off + e.length)}, size); err != nil {
+			return err
+		}
+	}
+	byName := map[string]span{}
+	for _, e := range entries {
+		inPaged := s.pages != nil && e.off >= uint64(s.pages.start) && e.off <= uint64(s.pages.end()) && e.length <= uint64(s.pages.end())-e.off
+		if !inIndex(e) && (!inPaged || e.name != secPostings && e.name != secTerms) {
+			return errors.New("section " + strconv.Quote(e.name) + " out of bounds")
+		}
+		if _, dup := byName[e.name]; dup {
+			return errors.New("section " + strconv.Quote(e.name) + " twice")
+		}
+		s.sections = append(s.sections, Section{Name: e.name, Offset: int64(e.off), Length: int64(e.length)})
+		byName[e.name] = span{int(e.off), int(e.off + e.length)}
 	}
 	for _, name := range []string{secMeta, secBodyOffsets, secBodyBlocks, secIDs, secIDOffsets} {
 		if _, ok := byName[name]; !ok {
@@ -211,6 +256,7 @@ func (s *Snapshot) readStructure() error {
 		s.statuses = append(s.statuses, strings.Clone(st.String()))
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
+	s.termHeads = byName[secTermHeads]
 	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
 	var err error
 	if s.dense.docSets, err = readListTable(s.str, byName[secDocSets], (s.n+63)/64, 8); err != nil {
@@ -226,7 +272,7 @@ func (s *Snapshot) readStructure() error {
 // Writer.Derive (or any other section, for inspection), and whether the file has it.
 func (s *Snapshot) Section(name string) (string, bool) {
 	for _, sec := range s.sections {
-		if sec.Name == name {
+		if sec.Name == name && sec.Offset+sec.Length <= int64(len(s.str)) {
 			return s.str[sec.Offset : sec.Offset+sec.Length], true
 		}
 	}
@@ -271,6 +317,14 @@ func (s *Snapshot) Size() int64 { return int64(s.fileSize) }
 // IndexSize is the size of the file's index part in bytes: what stays in memory when
 // bodies are read by range.
 func (s *Snapshot) IndexSize() int64 { return int64(binary.LittleEndian.Uint64(s.data[offIndexLen:])) }
+
+// PagedSize is the length of the paged part (pages.go): 0 in a file of format 2.
+func (s *Snapshot) PagedSize() int64 {
+	if s.pages == nil {
+		return 0
+	}
+	return int64(s.pages.length)
+}
 
 // u32At reads element i of a little-endian u32 array; ok is false when i is out of range.
 func u32At(arr string, i int) (uint32, bool) {

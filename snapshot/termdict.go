@@ -65,42 +65,59 @@ type TermDict struct {
 	fromIDs   bool   // kind 2: the terms are those of ids and idOffs
 	count     int
 	index     span // (blocks+1) × {block offset u32, postings offset u32}
-	blocks    span // the blocks' bytes
+	firsts    span // from format 3: (blocks+1) × u32 offsets of the blocks' first terms, then those terms
+	blocks    span // the blocks' bytes (in the paged part from format 3)
 	postings  span // the postings section
 	ids       span // sections ids and ids.offsets, for a dictionary of kind 2
 	idOffs    span
 	dense     *denseSections // the snapshot's, shared by its dictionaries (nil: none)
+	pages     *pageCache     // the snapshot's paged part, when its blocks and postings are read by range
 }
 
 // newTermDict reads the dictionary at dict of s's file, and records an error in d when
-// its head does not fit.
+// its head does not fit. From format 3 its head is read from section terms.heads, so
+// that its blocks may lie in the paged part, out of reach.
 func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 	if d.err != nil {
 		return TermDict{}
 	}
-	b := dict.of(s.str)
+	head, firsts, hasHead := dict, span{}, false
+	if s.termHeads.len() > 0 {
+		if head, hasHead = findTermHead(s.str, s.termHeads, dict.off-s.terms.off); !hasHead {
+			d.err = errors.New("term dictionary without a head")
+			return TermDict{}
+		}
+	}
+	b := head.of(s.str)
 	c, ok1 := u32At(b, 0)
 	kind, ok2 := u32At(b, 1)
 	// Every term takes at least a byte (its postings list's length), which also keeps
 	// the block count below from overflowing.
-	if !ok1 || !ok2 || uint64(c) > uint64(len(b)) {
+	if !ok1 || !ok2 || uint64(c) > uint64(dict.len()) {
 		d.err = errors.New("term dictionary out of bounds")
 		return TermDict{}
 	}
 	count := int(c)
-	head := 8 + 8*(blockCount(count)+1)
-	if head > len(b) {
+	indexEnd := 8 + 8*(blockCount(count)+1)
+	if indexEnd > dict.len() || indexEnd > head.len() || hasHead && indexEnd+4*(blockCount(count)+1) > head.len() {
 		d.err = errors.New("term dictionary out of bounds")
 		return TermDict{}
+	}
+	if hasHead {
+		firsts = span{head.off + indexEnd, head.end}
 	}
 	t := TermDict{
 		base:      s.str,
 		positions: positions,
 		count:     count,
-		index:     span{dict.off + 8, dict.off + head},
-		blocks:    span{dict.off + head, dict.end},
+		index:     span{head.off + 8, head.off + indexEnd},
+		firsts:    firsts,
+		blocks:    span{dict.off + indexEnd, dict.end},
 		postings:  s.postings,
 		dense:     &s.dense,
+	}
+	if s.pages != nil && !s.pagesResident {
+		t.pages = s.pages
 	}
 	switch {
 	case kind == dictIDs && count == s.n:
@@ -112,6 +129,39 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 	return t
 }
 
+// findTermHead finds, in section terms.heads (heads), the head of the dictionary at
+// offset off of the terms section: a table of (dictionary offset, head offset) pairs in
+// increasing order, then the heads.
+func findTermHead(base string, heads span, off int) (span, bool) {
+	h := heads.of(base)
+	n, ok := u32At(h, 0)
+	if !ok || uint64(n) > uint64(len(h)/8) {
+		return span{}, false
+	}
+	lo, hi := 0, int(n)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if v, _ := u32At(h, 1+2*mid); int(v) < off {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if v, _ := u32At(h, 1+2*lo); lo == int(n) || int(v) != off {
+		return span{}, false
+	}
+	at, _ := u32At(h, 2+2*lo)
+	end := len(h)
+	if lo+1 < int(n) {
+		next, _ := u32At(h, 2+2*(lo+1))
+		end = int(next)
+	}
+	if uint64(at) < 4+8*uint64(n) || uint64(at) > uint64(end) || end > len(h) {
+		return span{}, false
+	}
+	return span{heads.off + int(at), heads.off + end}, true
+}
+
 // blockCount is the number of blocks of a dictionary of count terms.
 func blockCount(count int) int { return count/termBlock + min(count%termBlock, 1) }
 
@@ -121,6 +171,13 @@ func (t TermDict) Len() int { return t.count }
 // block returns a reader over block b's entries and the range [post, postEnd) of the
 // file that holds its postings lists; ok is false when the index entry is out of bounds.
 func (t TermDict) block(b int) (r blockReader, post, postEnd int, ok bool) {
+	return t.blockFor(b, false)
+}
+
+// blockFor is block; with scan, a block whose pages are missing asks for the pages of
+// every block after it too, since a scan goes on through them: one round then brings a
+// whole dictionary instead of one block per round.
+func (t TermDict) blockFor(b int, scan bool) (r blockReader, post, postEnd int, ok bool) {
 	idx := t.index.of(t.base)
 	at, ok1 := u32At(idx, 2*b)
 	p, ok2 := u32At(idx, 2*b+1)
@@ -130,7 +187,16 @@ func (t TermDict) block(b int) (r blockReader, post, postEnd int, ok bool) {
 		p > pEnd || uint64(pEnd) > uint64(t.postings.len()) {
 		return blockReader{}, 0, 0, false
 	}
-	r = blockReader{s: t.base, at: t.blocks.off + int(at), end: t.blocks.off + int(end), lengthsOnly: t.fromIDs}
+	sp := span{t.blocks.off + int(at), t.blocks.off + int(end)}
+	ask := sp
+	if scan {
+		ask.end = t.blocks.end
+	}
+	data, sp, ok := t.paged(sp, ask)
+	if !ok {
+		return blockReader{}, 0, 0, false
+	}
+	r = blockReader{s: data, at: sp.off, end: sp.end, lengthsOnly: t.fromIDs}
 	return r, t.postings.off + int(p), t.postings.off + int(pEnd), true
 }
 
@@ -141,6 +207,16 @@ func (t TermDict) blockTerms(b int) int { return min(termBlock, t.count-b*termBl
 // reads only the block's start, not its end: it runs at every step of a lookup's binary
 // search, and its term need only lie inside the blocks.
 func (t TermDict) firstTerm(b int) string {
+	if t.firsts.len() > 0 {
+		f := t.firsts.of(t.base)
+		at, ok1 := u32At(f, b)
+		end, ok2 := u32At(f, b+1)
+		terms := 4 * (blockCount(t.count) + 1)
+		if !ok1 || !ok2 || at > end || uint64(end) > uint64(len(f)-terms) {
+			return ""
+		}
+		return f[terms+int(at) : terms+int(end)]
+	}
 	at, ok := u32At(t.index.of(t.base), 2*b)
 	if !ok || uint64(at) > uint64(t.blocks.len()) {
 		return ""
@@ -328,7 +404,11 @@ func (t TermDict) Postings(i int) Postings {
 	if !ok {
 		return Postings{}
 	}
-	return openPostings(t.base, list, t.positions)
+	base, list, ok := t.paged(list, list)
+	if !ok {
+		return Postings{}
+	}
+	return openPostings(base, list, t.positions)
 }
 
 // postingsSpan locates term i's postings list in the file.
@@ -500,9 +580,12 @@ func (it *TermIter) Next() bool {
 		// Enter the term's block: decode its entries from the first.
 		b := it.i / termBlock
 		var ok bool
-		if it.r, it.post, it.postEnd, ok = it.t.block(b); !ok {
+		if it.r, it.post, it.postEnd, ok = it.t.blockFor(b, true); !ok {
 			return it.stop()
 		}
+		// A block's first term is stored whole, so the assembler may move to the bytes
+		// that hold this block (the file's, or a run of its pages).
+		it.a.base = it.r.s
 		it.loaded, it.plen = true, 0
 		for j := 0; j < k; j++ {
 			if !it.step(j == 0) {
@@ -514,6 +597,7 @@ func (it *TermIter) Next() bool {
 		return it.stop()
 	}
 	if it.t.fromIDs {
+		it.a.base = it.t.base
 		it.a.at, it.a.n = it.t.idAt(it.i)
 		it.a.inBuf = false
 	}
@@ -556,5 +640,10 @@ func (it *TermIter) Postings() Postings {
 	if !it.loaded || it.i >= it.t.count {
 		return Postings{}
 	}
-	return openPostings(it.t.base, span{it.post, it.post + it.plen}, it.t.positions)
+	list := span{it.post, it.post + it.plen}
+	base, list, ok := it.t.paged(list, list)
+	if !ok {
+		return Postings{}
+	}
+	return openPostings(base, list, it.t.positions)
 }

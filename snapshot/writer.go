@@ -438,8 +438,9 @@ func (w *Writer) Encode() (*Encoded, error) {
 		}
 	}
 	b.section(secFields, fs.dir)
-	b.section(secTerms, fs.terms)
-	b.section(secPostings, fs.postings)
+	b.section(secTermHeads, termHeads(fs.terms))
+	b.pagedSection(secTerms, fs.terms)
+	b.pagedSection(secPostings, fs.postings)
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
 	b.section(secPerms, fs.perms)

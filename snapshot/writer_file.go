@@ -16,8 +16,10 @@ type Encoded struct {
 	header    [headerSize]byte
 	sections  []encodedSection
 	table     []byte
-	indexLen  int64    // the index part: header, sections and table
-	bodyStart int64    // the body part's offset: indexLen rounded up to bodyAlign
+	indexLen  int64 // the index part: header, sections and table
+	paged     []encodedSection
+	pagedEnd  int64    // the end of the paged part (indexLen when there is none)
+	bodyStart int64    // the body part's offset: pagedEnd rounded up to bodyAlign
 	bodies    [][]byte // the body part: the items' JSON in item order
 	size      int64
 }
@@ -61,12 +63,35 @@ var zeros [bodyAlign]byte
 // body calls emit with the bytes after the header, in file order.
 func (e *Encoded) body(emit func([]byte)) {
 	e.indexPart(emit)
+	if len(e.paged) > 0 {
+		if pad := e.paged[0].at - e.indexLen; pad > 0 {
+			emit(zeros[:pad])
+		}
+		emitSections(e.paged, e.paged[0].at, emit)
+	}
 	e.bodyPart(emit)
 }
 
-// bodyPart calls emit with the padding after the index part, then the items.
+// emitSections calls emit with sections laid out from pos, padding between them
+// included.
+func emitSections(sections []encodedSection, pos int64, emit func([]byte)) int64 {
+	for _, s := range sections {
+		if pad := s.at - pos; pad > 0 {
+			emit(zeros[:pad])
+		}
+		for _, p := range s.pieces {
+			if len(p) > 0 {
+				emit(p)
+			}
+		}
+		pos = s.at + s.size
+	}
+	return pos
+}
+
+// bodyPart calls emit with the padding after the paged part, then the items.
 func (e *Encoded) bodyPart(emit func([]byte)) {
-	if pad := e.bodyStart - e.indexLen; pad > 0 {
+	if pad := e.bodyStart - e.pagedEnd; pad > 0 {
 		emit(zeros[:pad])
 	}
 	for _, b := range e.bodies {
@@ -78,27 +103,62 @@ func (e *Encoded) bodyPart(emit func([]byte)) {
 
 // indexPart calls emit with the index part's bytes after the header, in file order.
 func (e *Encoded) indexPart(emit func([]byte)) {
-	pos := int64(headerSize)
-	for _, s := range e.sections {
-		if pad := s.at - pos; pad > 0 {
-			emit(zeros[:pad])
-		}
-		for _, p := range s.pieces {
-			if len(p) > 0 {
-				emit(p)
-			}
-		}
-		pos = s.at + s.size
-	}
+	pos := emitSections(e.sections, headerSize, emit)
 	if pad := align8(pos) - pos; pad > 0 {
 		emit(zeros[:pad])
 	}
 	emit(e.table)
 }
 
-// fileBuilder lays out the header, the 8-byte aligned sections and the section table.
+// fileBuilder lays out the header, the 8-byte aligned sections and the section table,
+// then the paged part's sections (pages.go).
 type fileBuilder struct {
 	sections []encodedSection
+	paged    []encodedSection
+}
+
+// pagedSection adds a section of the paged part.
+func (b *fileBuilder) pagedSection(name string, pieces ...[]byte) {
+	b.section(name, pieces...)
+	last := len(b.sections) - 1
+	b.paged = append(b.paged, b.sections[last])
+	b.sections = b.sections[:last]
+}
+
+// layoutPaged places the paged sections from offset 0 of the paged part and returns
+// section "pages" for them, whose start the caller fills in.
+func (b *fileBuilder) layoutPaged() []byte {
+	var pos int64
+	for i := range b.paged {
+		s := &b.paged[i]
+		s.at = align8(pos)
+		pos = s.at + s.size
+	}
+	crcs := make([]uint32, 0, (pos+pageSize-1)/pageSize)
+	var page []byte
+	flush := func() {
+		crcs = append(crcs, crc32.Checksum(page, castagnoli))
+		page = page[:0]
+	}
+	emitSections(b.paged, 0, func(p []byte) {
+		for len(p) > 0 {
+			n := min(len(p), pageSize-len(page))
+			page = append(page, p[:n]...)
+			p = p[n:]
+			if len(page) == pageSize {
+				flush()
+			}
+		}
+	})
+	if len(page) > 0 {
+		flush()
+	}
+	out := make([]byte, pagesHead+4*len(crcs))
+	binary.LittleEndian.PutUint64(out[8:], uint64(pos))
+	for i, c := range crcs {
+		binary.LittleEndian.PutUint32(out[pagesHead+4*i:], c)
+	}
+	return out
 }
 
 // section adds a section made of pieces laid end to end.
@@ -113,7 +173,12 @@ func (b *fileBuilder) section(name string, pieces ...[]byte) {
 // finish lays the sections out, then the body part, and computes the header, its
 // content hash and checksum.
 func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
-	e := &Encoded{sections: b.sections, bodies: bodies}
+	var pages []byte
+	if len(b.paged) > 0 {
+		pages = b.layoutPaged()
+		b.section(secPages, pages)
+	}
+	e := &Encoded{sections: b.sections, paged: b.paged, bodies: bodies}
 	pos := int64(headerSize)
 	for i := range e.sections {
 		s := &e.sections[i]
@@ -121,15 +186,25 @@ func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
 		pos = s.at + s.size
 	}
 	tableOff := align8(pos)
-	e.table = make([]byte, sectionEntry*len(e.sections))
-	for i, s := range e.sections {
-		entry := e.table[i*sectionEntry:]
+	e.indexLen = tableOff + int64(sectionEntry*(len(e.sections)+len(e.paged)))
+	e.pagedEnd = e.indexLen
+	if pages != nil {
+		start := (e.indexLen + pageSize - 1) &^ (pageSize - 1)
+		binary.LittleEndian.PutUint64(pages, uint64(start))
+		for i := range e.paged {
+			e.paged[i].at += start
+		}
+		e.pagedEnd = start + int64(binary.LittleEndian.Uint64(pages[8:]))
+	}
+	e.table = make([]byte, 0, sectionEntry*(len(e.sections)+len(e.paged)))
+	for _, s := range append(e.sections[:len(e.sections):len(e.sections)], e.paged...) {
+		var entry [sectionEntry]byte
 		copy(entry[:sectionNameSize], s.name)
 		binary.LittleEndian.PutUint64(entry[sectionNameSize:], uint64(s.at))
 		binary.LittleEndian.PutUint64(entry[sectionNameSize+8:], uint64(s.size))
+		e.table = append(e.table, entry[:]...)
 	}
-	e.indexLen = tableOff + int64(len(e.table))
-	e.bodyStart = (e.indexLen + bodyAlign - 1) &^ (bodyAlign - 1)
+	e.bodyStart = (e.pagedEnd + bodyAlign - 1) &^ (bodyAlign - 1)
 	e.size = e.bodyStart
 	for _, body := range bodies {
 		e.size += int64(len(body))
@@ -145,7 +220,7 @@ func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
 	}
 	binary.LittleEndian.PutUint32(h[offFlags:], flags)
 	binary.LittleEndian.PutUint32(h[offItems:], uint32(n))
-	binary.LittleEndian.PutUint32(h[offSections:], uint32(len(e.sections)))
+	binary.LittleEndian.PutUint32(h[offSections:], uint32(len(e.sections)+len(e.paged)))
 	binary.LittleEndian.PutUint64(h[offTable:], uint64(tableOff))
 	binary.LittleEndian.PutUint64(h[offIndexLen:], uint64(e.indexLen))
 	// The hash identifies the content, bodies included. It is computed first since the

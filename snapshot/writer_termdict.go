@@ -124,3 +124,46 @@ func uvarintLen(v int) int {
 	}
 	return n
 }
+
+// termHeads returns section "terms.heads" for the terms section: each dictionary's
+// head (count, kind, block index) and its blocks' first terms, which a reader keeps at
+// hand while the blocks themselves lie in the paged part (termdict.go has the layout).
+func termHeads(terms []byte) []byte {
+	type dict struct{ off, count, kind, blocks int }
+	var dicts []dict
+	for off := 0; off+8 <= len(terms); {
+		count := int(binary.LittleEndian.Uint32(terms[off:]))
+		kind := int(binary.LittleEndian.Uint32(terms[off+4:]))
+		b := blockCount(count)
+		end := int(binary.LittleEndian.Uint32(terms[off+8+8*b:]))
+		dicts = append(dicts, dict{off, count, kind, b})
+		off = (off + 8 + 8*(b+1) + end + 3) &^ 3
+	}
+	out := binary.LittleEndian.AppendUint32(nil, uint32(len(dicts)))
+	table := len(out)
+	out = append(out, make([]byte, 8*len(dicts))...)
+	for i, d := range dicts {
+		for len(out)%4 != 0 {
+			out = append(out, 0)
+		}
+		binary.LittleEndian.PutUint32(out[table+8*i:], uint32(d.off))
+		binary.LittleEndian.PutUint32(out[table+8*i+4:], uint32(len(out)))
+		index := terms[d.off+8 : d.off+8+8*(d.blocks+1)]
+		out = append(out, terms[d.off:d.off+8]...)
+		out = append(out, index...)
+		firsts := len(out)
+		out = append(out, make([]byte, 4*(d.blocks+1))...)
+		bytesAt := len(out)
+		blocks := d.off + 8 + len(index)
+		for b := 0; b < d.blocks; b++ {
+			binary.LittleEndian.PutUint32(out[firsts+4*b:], uint32(len(out)-bytesAt))
+			if d.kind == dictTerms {
+				at := blocks + int(binary.LittleEndian.Uint32(index[8*b:]))
+				n, k := binary.Uvarint(terms[at:])
+				out = append(out, terms[at+k:at+k+int(n)]...)
+			}
+		}
+		binary.LittleEndian.PutUint32(out[firsts+4*d.blocks:], uint32(len(out)-bytesAt))
+	}
+	return out
+}

@@ -9,9 +9,10 @@ import (
 )
 
 // A snapshot loaded by its index part alone reads item bodies from a cache of body
-// blocks (package snapshot, bodies.go). When a request meets items whose blocks are not
-// cached, handle answers a need-ranges frame naming the blocks' byte ranges instead of
-// a response; the embedder reads them from the file and passes them to provide, which
+// blocks, and postings lists from a cache of the paged part's index pages (package
+// snapshot, bodies.go and pages.go). When a request meets lists or items that are not
+// cached, handle answers a need-ranges frame naming their byte ranges instead of a
+// response; the embedder reads them from the file and passes them to provide, which
 // caches them and runs the request again. See README.md, "Item bodies by range".
 
 const (
@@ -19,9 +20,13 @@ const (
 	// A request whose items need more is still answered in one run: the cache is trimmed
 	// back to this after each answer.
 	bodyCacheBytes = 8 << 20
+	// pageCacheBytes is how many bytes of index pages a snapshot keeps between requests;
+	// like bodies, a request that needs more is answered, then the cache trimmed.
+	pageCacheBytes = 16 << 20
 	// maxBodyRounds bounds the need-ranges rounds of one request. A request needs one
 	// round for the items it answers with, and one more per level of GraphQL references
-	// it follows; this leaves room for the deepest query the router accepts (D11).
+	// it follows, and one before those for the index pages of its postings lists; this
+	// leaves room for the deepest query the router accepts (D11).
 	maxBodyRounds = 24
 )
 
@@ -32,11 +37,10 @@ type pendingRequest struct {
 	rounds int
 }
 
-// need is one body block a pending request asked for.
+// need is one range (a body block or a run of index pages) a pending request asked for.
 type need struct {
-	snap  *snapshot.Snapshot
-	block int
-	size  int
+	snap *snapshot.Snapshot
+	r    snapshot.BlockRange
 }
 
 // serveRound answers req, or, when it read items whose bodies are not cached, records
@@ -49,7 +53,7 @@ func serveRound(req edge.Request) uint64 {
 	for _, l := range state.snaps {
 		blocks = l.snap.MissingBlocks(blocks[:0])
 		for _, b := range blocks {
-			needs = append(needs, need{snap: l.snap, block: b.Block, size: b.Length})
+			needs = append(needs, need{snap: l.snap, r: b})
 			ranges = append(ranges, wire.Range{Snapshot: l.snap.Hash(), Offset: uint64(b.Offset), Length: uint32(b.Length)})
 		}
 	}
@@ -59,11 +63,12 @@ func serveRound(req edge.Request) uint64 {
 		return pack(state.resp)
 	}
 	if len(needs) > 0 {
-		resp = edge.ErrorResponse(edge.CodeInternal, "The request needed item bodies in more rounds than the engine allows.")
+		resp = edge.ErrorResponse(edge.CodeInternal, "The request needed parts of the snapshot file in more rounds than the engine allows.")
 	}
 	state.pending = pendingRequest{}
 	for _, l := range state.snaps {
 		l.snap.TrimBodyCache(bodyCacheBytes)
+		l.snap.TrimPageCache(pageCacheBytes)
 	}
 	state.resp = wire.AppendResponse(state.resp[:0], resp)
 	return pack(state.resp)
@@ -83,24 +88,24 @@ func provide(ptr, n uint32) uint64 {
 	var msg string
 	switch {
 	case !ok:
-		msg = "The item bodies' buffer was not allocated by the module."
+		msg = "The buffer of snapshot ranges was not allocated by the module."
 	case p.needs == nil:
-		msg = "Item bodies were provided with no request waiting for them."
+		msg = "Snapshot ranges were provided with no request waiting for them."
 	default:
 		total := 0
 		for _, nd := range p.needs {
-			total += nd.size
+			total += nd.r.Length
 		}
 		if total != len(data) {
-			msg = "The item bodies provided are not the length asked for."
+			msg = "The snapshot ranges provided are not the length asked for."
 			break
 		}
 		for _, nd := range p.needs {
-			if err := nd.snap.ProvideBlock(nd.block, data[:nd.size]); err != nil {
-				msg = "The item bodies read from the snapshot file failed their check."
+			if err := nd.snap.ProvideRange(nd.r, data[:nd.r.Length]); err != nil {
+				msg = "The ranges read from the snapshot file failed their check."
 				break
 			}
-			data = data[nd.size:]
+			data = data[nd.r.Length:]
 		}
 	}
 	if msg != "" {

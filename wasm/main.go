@@ -44,7 +44,7 @@ type module struct {
 	// msg is the last error message of load_snapshot or configure, valid until the next
 	// call of either.
 	msg []byte
-	// pending is the request waiting for item bodies (bodies.go).
+	// pending is the request waiting for ranges of a snapshot file (bodies.go).
 	pending pendingRequest
 }
 

@@ -278,3 +278,11 @@ func TestRequestBody(t *testing.T) {
 		}
 	}
 }
+
+// TestPagedHandler runs the conformance tables against snapshots opened on their index
+// parts, whose postings lists and bodies come by range, with caches large and tiny.
+func TestPagedHandler(t *testing.T) {
+	for _, cache := range []int{16 << 20, 0} {
+		RunConformance(t, PagedHandler(t, cache))
+	}
+}

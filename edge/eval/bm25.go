@@ -122,6 +122,7 @@ func (e *Evaluator) stats(f *snapshot.Field, keyword bool) fieldStats {
 		return st
 	}
 	dict := f.Keyword()
+	misses := e.snap.PageMisses()
 	set := newDocSet(e.n)
 	var sum int64
 	// An iterator of its own, not termsFrom's: stats runs once per field and evaluator,
@@ -134,6 +135,11 @@ func (e *Evaluator) stats(f *snapshot.Field, keyword bool) fieldStats {
 		}
 	}
 	st := fieldStats{docCount: int64(set.count()), sumTotalTermFreq: sum}
+	if e.snap.PageMisses() != misses {
+		// Lists read as empty while their index pages were missing: the request runs
+		// again once they are provided, and these statistics must not outlive this run.
+		return st
+	}
 	if e.keywordStats == nil {
 		e.keywordStats = map[string]fieldStats{}
 	}

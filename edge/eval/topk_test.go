@@ -218,18 +218,23 @@ func TestTopKTakesTheFullTextShapes(t *testing.T) {
 	}
 }
 
-// TestFormat20AnswersTheSame checks that a file without the sections of format 2.1
-// (the common terms' bitmaps and impacts), as an older builder wrote it, answers every
-// generated search as the same file with them does.
+// TestFormat20AnswersTheSame checks that a file laid out as format 2.0 (no bitmaps or
+// impacts of common terms, which 2.1 added; the postings in the index part, before
+// format 3 paged them), as an older builder wrote it, answers every generated search as
+// the same file in format 3 does.
 func TestFormat20AnswersTheSame(t *testing.T) {
 	data := genSnapshotBytes(t, 1500)
 	with, err := snapshot.Open(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := snapshot.Open(snapshottest.HideSections(t, data, "docsets", "impacts"))
+	// Format 2.0: no bitmaps or impacts, and the postings inside the index part.
+	without, err := snapshot.Open(snapshottest.Format2(t, snapshottest.HideSections(t, data, "docsets", "impacts")))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if major, _ := without.FormatVersion(); major != 2 {
+		t.Fatalf("format %d", major)
 	}
 	body := without.Field("Data.body").Text()
 	if i, ok := body.Find("coffee"); !ok {
@@ -248,7 +253,7 @@ func TestFormat20AnswersTheSame(t *testing.T) {
 		q := randomTopKQuery(r, with)
 		s := &query.Search{Query: q, From: r.IntN(21), Size: 1 + r.IntN(30), Sort: content.RelevanceOrder}
 		if got, want := searchOutcome(a, s), searchOutcome(b, s); got != want {
-			t.Fatalf("case %d: %v:\nformat 2.1: %.400s\nformat 2.0: %.400s", i, q, got, want)
+			t.Fatalf("case %d: %v:\nformat 3.0: %.400s\nformat 2.0: %.400s", i, q, got, want)
 		}
 	}
 	if a.tk.dense == 0 || b.tk.dense != 0 {

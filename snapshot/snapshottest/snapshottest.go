@@ -73,3 +73,67 @@ func HideSections(tb testing.TB, data []byte, names ...string) []byte {
 	binary.LittleEndian.PutUint32(out[offChecksum:], sum)
 	return out
 }
+
+// Format2 returns the snapshot file data (of format 3) laid out as format 2's writer
+// laid it out: the sections of the paged part (term dictionaries and postings) inside
+// the index part, no paged part, no sections "pages" and "terms.heads", major version
+// 2. It reads the header and the section table as snapshot's package documentation lays
+// them out, and leaves the bytes of the dropped sections where they were, unlisted.
+func Format2(tb testing.TB, data []byte) []byte {
+	tb.Helper()
+	const (
+		offMajor, offMinor, offSections, offTable, offChecksum, offIndexLen = 8, 10, 20, 24, 64, 72
+		entrySize, nameSize, align                                          = 40, 24, 4096
+	)
+	le := binary.LittleEndian
+	count := int(le.Uint32(data[offSections:]))
+	table := int(le.Uint64(data[offTable:]))
+	indexLen := le.Uint64(data[offIndexLen:])
+	type entry struct {
+		name     string
+		off, len uint64
+	}
+	var entries []entry
+	var pages entry
+	for i := range count {
+		e := data[table+i*entrySize:]
+		en := entry{strings.TrimRight(string(e[:nameSize]), "\x00"), le.Uint64(e[nameSize:]), le.Uint64(e[nameSize+8:])}
+		switch en.name {
+		case "pages":
+			pages = en
+		case "terms.heads":
+		default:
+			entries = append(entries, en)
+		}
+	}
+	if pages.len == 0 {
+		tb.Fatal("snapshottest.Format2: not a file with a paged part")
+	}
+	pagedEnd := le.Uint64(data[pages.off:]) + le.Uint64(data[pages.off+8:])
+	bodyStart := (pagedEnd + align - 1) &^ (align - 1)
+	pad := func(b []byte, to int) []byte { return append(b, make([]byte, (to-len(b)%to)%to)...) }
+	out := pad(slices.Clone(data[:table]), 8)
+	for i, e := range entries {
+		if e.off >= indexLen { // a section of the paged part moves into the index part
+			entries[i].off = uint64(len(out))
+			out = pad(append(out, data[e.off:e.off+e.len]...), 8)
+		}
+	}
+	tableAt := len(out)
+	for _, e := range entries {
+		var buf [entrySize]byte
+		copy(buf[:nameSize], e.name)
+		le.PutUint64(buf[nameSize:], e.off)
+		le.PutUint64(buf[nameSize+8:], e.len)
+		out = append(out, buf[:]...)
+	}
+	newLen := len(out)
+	le.PutUint16(out[offMajor:], 2)
+	le.PutUint16(out[offMinor:], 1)
+	le.PutUint32(out[offSections:], uint32(len(entries)))
+	le.PutUint64(out[offTable:], uint64(tableAt))
+	le.PutUint64(out[offIndexLen:], uint64(newLen))
+	le.PutUint32(out[offChecksum:], 0)
+	le.PutUint32(out[offChecksum:], crc32.Checksum(out[:newLen], crc32.MakeTable(crc32.Castagnoli)))
+	return append(pad(out, align), data[bodyStart:]...)
+}
