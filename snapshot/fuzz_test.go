@@ -151,9 +151,10 @@ func denseItems() []string {
 }
 
 // exerciseIndexPart opens the index part of a file that opened whole, reads every item
-// once with no body cached, provides the blocks asked for from the file (corrupt ones
-// are refused), and reads them again: Item, MissingBlocks, ProvideBlock and
-// TrimBodyCache must return errors or empty values, never panic.
+// and every dictionary once with nothing cached, provides the body blocks and index
+// pages asked for from the file (corrupt ones are refused), and reads them again, a few
+// rounds: Item, MissingBlocks, ProvideBlock, ProvideRange and the cache trims must
+// return errors or empty values, never panic.
 func exerciseIndexPart(data []byte) {
 	n, err := IndexLen(data)
 	if err != nil || n > int64(len(data)) {
@@ -166,20 +167,32 @@ func exerciseIndexPart(data []byte) {
 	for i := -1; i <= s.Len(); i++ {
 		_ = s.Item(i)
 	}
-	for _, r := range s.MissingBlocks(nil) {
-		if r.Offset < 0 || r.Length < 0 || r.Offset+int64(r.Length) > int64(len(data)) {
-			panic("a block range outside the file")
+	for round := 0; round < 3; round++ {
+		exercise(s)
+		for _, r := range s.MissingBlocks(nil) {
+			if r.Offset < 0 || r.Length < 0 || r.Offset+int64(r.Length) > int64(len(data)) {
+				panic("a range outside the file")
+			}
+			if r.Block >= 0 {
+				_ = s.ProvideBlock(r.Block, nil)
+			}
+			if r.Length > 0 {
+				_ = s.ProvideRange(r, data[r.Offset+1:r.Offset+int64(r.Length)])
+			}
+			_ = s.ProvideRange(BlockRange{Block: -1, Offset: r.Offset + 1, Length: r.Length}, data[r.Offset:r.Offset+int64(r.Length)])
+			_ = s.ProvideRange(r, data[r.Offset:r.Offset+int64(r.Length)])
 		}
-		_ = s.ProvideBlock(r.Block, data[r.Offset:r.Offset+int64(r.Length)])
-		_ = s.ProvideBlock(r.Block, nil)
 	}
 	_ = s.ProvideBlock(-1, nil)
 	_ = s.ProvideBlock(s.blockCount, nil)
+	_ = s.ProvideRange(BlockRange{Block: -1, Offset: -4096, Length: 4096}, make([]byte, 4096))
 	exercise(s)
 	s.TrimBodyCache(0)
-	if s.BodyCacheBytes() != 0 {
-		panic("TrimBodyCache(0) left bytes in the cache")
+	s.TrimPageCache(0)
+	if s.BodyCacheBytes() != 0 || s.PageCacheBytes() != 0 {
+		panic("trims to 0 left bytes in the caches")
 	}
+	exercise(s)
 }
 
 // checkNextBlock panics unless NextBlock, three postings at a time, decodes the items and

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/wire"
 	"github.com/cdaedge/cdaedge/snapshot"
@@ -28,13 +30,22 @@ const (
 	// it follows, and one before those for the index pages of its postings lists; this
 	// leaves room for the deepest query the router accepts (D11).
 	maxBodyRounds = 24
+	// maxRequestPageBytes bounds the index pages one request may have read for it. Wasm
+	// memory never shrinks, so one request that pulled in most of a large paged part
+	// (a pattern over every field of 100k items: tens of MiB) would keep an edge
+	// isolate at that size for good. Requests within the work budget (D11) need far
+	// less: at 100k generated items, three words over every field read 2.4 MiB of
+	// pages, and a fuzzy term or an infix pattern over every field 7.7-7.9 MiB before
+	// the budget stops them.
+	maxRequestPageBytes = 48 << 20
 )
 
 // pendingRequest is a request that answered a need-ranges frame, waiting for provide.
 type pendingRequest struct {
-	req    edge.Request
-	needs  []need
-	rounds int
+	req       edge.Request
+	needs     []need
+	rounds    int
+	pageBytes int // the index pages asked for in the rounds so far
 }
 
 // need is one range (a body block or a run of index pages) a pending request asked for.
@@ -50,19 +61,26 @@ func serveRound(req edge.Request) uint64 {
 	var needs []need
 	var ranges []wire.Range
 	var blocks []snapshot.BlockRange
+	pageBytes := state.pending.pageBytes
 	for _, l := range state.snaps {
 		blocks = l.snap.MissingBlocks(blocks[:0])
 		for _, b := range blocks {
 			needs = append(needs, need{snap: l.snap, r: b})
 			ranges = append(ranges, wire.Range{Snapshot: l.snap.Hash(), Offset: uint64(b.Offset), Length: uint32(b.Length)})
+			if b.Block < 0 {
+				pageBytes += b.Length
+			}
 		}
 	}
-	if len(needs) > 0 && state.pending.rounds < maxBodyRounds {
-		state.pending = pendingRequest{req: req, needs: needs, rounds: state.pending.rounds + 1}
+	switch {
+	case len(needs) > 0 && pageBytes > maxRequestPageBytes:
+		resp = edge.ErrorResponse(edge.CodeTooComplex, "The query needs more of the snapshot's index at once than the engine may hold (limit: "+
+			strconv.Itoa(maxRequestPageBytes>>20)+" MiB of index pages per request).")
+	case len(needs) > 0 && state.pending.rounds < maxBodyRounds:
+		state.pending = pendingRequest{req: req, needs: needs, rounds: state.pending.rounds + 1, pageBytes: pageBytes}
 		state.resp = wire.AppendNeed(state.resp[:0], ranges)
 		return pack(state.resp)
-	}
-	if len(needs) > 0 {
+	case len(needs) > 0:
 		resp = edge.ErrorResponse(edge.CodeInternal, "The request needed parts of the snapshot file in more rounds than the engine allows.")
 	}
 	state.pending = pendingRequest{}
