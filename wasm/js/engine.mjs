@@ -366,7 +366,7 @@ export class Engine {
   async handleAsync(method, path, query, headers, body) {
     return this.#exclusive(async () => {
       let answer = this.#start(method, path, query, headers, body);
-      while (isNeed(answer)) answer = await this.#provideAsync(decodeNeed(answer));
+      while (isNeed(answer)) answer = this.#provide(await this.#readAsync(decodeNeed(answer)));
       return toResponse(answer);
     });
   }
@@ -406,33 +406,6 @@ export class Engine {
       rd.bytes = checkRead(rd, await this.#reader(rd.hash).read(rd.offset, rd.length));
     }));
     return ranges;
-  }
-
-  // #provideAsync reads a need-ranges frame's ranges and hands them to the module. When
-  // every source involved has readInto, the ranges are read straight into the buffer the
-  // module is handed (ranges that follow one another in one read), so that no copy of
-  // them is left behind for the collector: index pages and bodies are most of what a
-  // large environment's requests read. No module call runs meanwhile (handleAsync's
-  // turn), so the memory cannot grow under the views.
-  async #provideAsync(ranges) {
-    if (!ranges.every((r) => typeof this.#reader(r.hash).readInto === 'function')) return this.#provide(await this.#readAsync(ranges));
-    const total = ranges.reduce((n, r) => n + r.length, 0);
-    if (total > 0xffffffff) throw new Error('cdaedge: the module asked for more than 4 GiB of snapshot ranges at once');
-    const reads = [];
-    let at = 0, last = null;
-    for (const r of ranges) {
-      if (last && last.hash === r.hash && last.offset + last.length === r.offset) last.length += r.length;
-      else reads.push(last = { hash: r.hash, offset: r.offset, length: r.length, at });
-      at += r.length;
-    }
-    const p = this.#call('alloc', total);
-    try {
-      await Promise.all(reads.map((rd) => this.#reader(rd.hash).readInto(rd.offset, new Uint8Array(this.#x.memory.buffer, p + rd.at, rd.length))));
-    } catch (err) {
-      this.#call('dealloc', p, total);
-      throw err;
-    }
-    return this.#copy(this.#call('provide', p, total));
   }
 
   // #provide hands the ranges' bytes, one after another in the frame's order, to the

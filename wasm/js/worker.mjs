@@ -44,13 +44,12 @@ function snapshotSources(env) {
 // chunk, after skipping its first skip bytes: the index part, a hundred MB at 100k
 // items, is never held whole in JavaScript beside its copy in the module.
 async function streamInto(body, dst, skip, what) {
-  // A BYOB reader fills one buffer over and over (each read hands it back), where a
-  // default reader leaves a fresh chunk behind at every read for the collector; the
-  // buffers go back to a pool, since requests read ranges (index pages, bodies) too.
+  // A BYOB reader fills one 1 MiB buffer over and over (each read hands it back), where
+  // a default reader leaves a fresh chunk behind at every read for the collector.
   let reader, buf = null;
   try {
     reader = body.getReader({ mode: 'byob' });
-    buf = scratch.pop() ?? new Uint8Array(scratchBytes);
+    buf = new Uint8Array(1 << 20);
   } catch {
     reader = body.getReader();
   }
@@ -70,13 +69,9 @@ async function streamInto(body, dst, skip, what) {
     }
   } finally {
     reader.cancel().catch(() => {});
-    if (buf && buf.byteLength === scratchBytes && scratch.length < maxScratch) scratch.push(buf);
   }
   if (n < dst.length) throw new Error(`${what}: the body ended after ${n} of ${dst.length} bytes`);
 }
-
-// scratch holds streamInto's buffers for reuse: reads run in parallel, a few at a time.
-const scratch = [], scratchBytes = 256 << 10, maxScratch = 8;
 
 // SnapshotChanged is a read of a snapshot that is no longer the one the isolate loaded:
 // the worker starts afresh at the next request, with the new one.
