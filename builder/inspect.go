@@ -59,7 +59,7 @@ func runInspect(fs *flag.FlagSet, args []string, std stdio) error {
 	fmt.Fprintf(tw, "size\t%s (%d bytes)\n", humanSize(info.Size), info.Size)
 	fmt.Fprintf(tw, "index part\t%s (%d bytes): what a runtime loads\n", humanSize(info.IndexBytes), info.IndexBytes)
 	if info.PagedBytes > 0 {
-		fmt.Fprintf(tw, "paged part\t%s: dictionary blocks and postings, read by range in pages of 4 KiB\n", humanSize(info.PagedBytes))
+		fmt.Fprintf(tw, "paged part\t%s: dictionary blocks, postings and bitmaps, read by range in pages of 4 KiB\n", humanSize(info.PagedBytes))
 	}
 	fmt.Fprintf(tw, "body part\t%s in %d blocks: %s of items' JSON, deflated\n", humanSize(info.BodyBytes), info.BodyBlocks, humanSize(info.ItemBytes))
 	if err := tw.Flush(); err != nil {

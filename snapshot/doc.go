@@ -30,7 +30,8 @@
 //	zero padding to a 4096-byte boundary
 //	paged part (from format 3: the index a query reads a little of; may stay where the
 //	file lives, read by range in pages of 4 KiB)
-//	  sections terms and postings, each 8-byte aligned; section pages in the index part
+//	  sections terms, postings and docsets.bitmaps, each 8-byte aligned; section pages in
+//	  the index part
 //	  gives the part's place and each page's CRC-32C
 //	zero padding to a 4096-byte boundary
 //	body part (what answers return; may stay where the file lives, read by range)

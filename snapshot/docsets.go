@@ -16,7 +16,8 @@
 //
 // (listTable has the layout.) The bitmaps repeat what the lists say, so a reader may
 // ignore them (older readers do: a minor version only adds sections); the builder
-// writes both from the same items.
+// writes both from the same items. From format 3 the bitmaps themselves are section
+// docsets.bitmaps, in the paged part (pages.go): a query reads those of its terms.
 
 package snapshot
 
@@ -25,8 +26,12 @@ import (
 	"math/bits"
 )
 
-// secDocSets names the section of the common terms' bitmaps.
-const secDocSets = "docsets"
+// secDocSets names the section of the common terms' bitmaps; from format 3 it ends
+// after its padding, and secDocSetBitmaps, in the paged part, holds the bitmaps.
+const (
+	secDocSets       = "docsets"
+	secDocSetBitmaps = "docsets.bitmaps"
+)
 
 // denseSections are the sections of the common terms' lists: their bitmaps, and for
 // text their impacts (impacts.go).
@@ -53,8 +58,9 @@ type listTable struct {
 }
 
 // readListTable checks the section sec, whose records must be per units long (its
-// head says so) of unit bytes each.
-func readListTable(base string, sec span, per, unit int) (listTable, error) {
+// head says so) of unit bytes each: after its head, or, when records is not empty, in
+// records (a section of the paged part).
+func readListTable(base string, sec, records span, per, unit int) (listTable, error) {
 	if sec.len() == 0 {
 		return listTable{}, nil
 	}
@@ -70,10 +76,15 @@ func readListTable(base string, sec span, per, unit int) (listTable, error) {
 	}
 	start := align8(8 + 4*int(count))
 	size := uint64(count) * uint64(per) * uint64(unit)
-	if size > uint64(sec.len()) || uint64(start)+size != uint64(sec.len()) {
+	if records.len() == 0 {
+		records = span{sec.off + start, sec.end}
+	} else if uint64(start) != uint64(sec.len()) {
 		return listTable{}, errors.New("section size")
 	}
-	t := listTable{offsets: offsets, records: span{sec.off + start, sec.end}, count: int(count), stride: per * unit}
+	if size != uint64(records.len()) || records.off < 0 {
+		return listTable{}, errors.New("section size")
+	}
+	t := listTable{offsets: offsets, records: records, count: int(count), stride: per * unit}
 	prev := int64(-1)
 	for i := range t.count {
 		off, _ := u32At(offsets.of(base), i)
@@ -175,7 +186,12 @@ func (t TermDict) Dense(i int) (b Bitmap, hasBitmap bool, m Impacts, hasImpacts 
 	}
 	off := list.off - t.postings.off
 	if at, ok := t.dense.docSets.find(t.base, off); ok {
-		b, hasBitmap = Bitmap{base: t.base, off: at, words: t.dense.docSets.stride / 8}, true
+		// Paged from format 3: a bitmap whose pages are missing reads as none, and the
+		// request runs again once they are provided.
+		rec := span{at, at + t.dense.docSets.stride}
+		if data, rec, ok := t.paged(rec, rec); ok {
+			b, hasBitmap = Bitmap{base: data, off: rec.off, words: t.dense.docSets.stride / 8}, true
+		}
 	}
 	if at, ok := t.dense.impacts.find(t.base, off); ok && t.positions {
 		m, hasImpacts = Impacts{base: t.base, off: at, window: t.dense.impacts.stride / impactSize}, true

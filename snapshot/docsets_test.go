@@ -103,7 +103,7 @@ func checkImpacts(t *testing.T, f *Field, dict TermDict, i, n int) {
 func TestDocSetsCorrupt(t *testing.T) {
 	base := "........" + "\x02\x00\x00\x00\x01\x00\x00\x00" + "\x05\x00\x00\x00\x09\x00\x00\x00" + string(make([]byte, 16))
 	sec := span{8, len(base)}
-	if _, err := readListTable(base, sec, 1, 8); err != nil {
+	if _, err := readListTable(base, sec, span{}, 1, 8); err != nil {
 		t.Fatalf("a good section: %v", err)
 	}
 	for name, c := range map[string]struct {
@@ -115,7 +115,7 @@ func TestDocSetsCorrupt(t *testing.T) {
 		"size":       {base + "12345678", 64},
 		"short head": {base[:12], 64},
 	} {
-		if _, err := readListTable(c.base, span{8, len(c.base)}, (c.n+63)/64, 8); err == nil {
+		if _, err := readListTable(c.base, span{8, len(c.base)}, span{}, (c.n+63)/64, 8); err == nil {
 			t.Errorf("%s: opened", name)
 		}
 	}

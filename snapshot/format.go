@@ -16,8 +16,9 @@ import (
 // is what answers return; a runtime may leave it where the file lives and read blocks
 // by range, each checked by its own checksum stored in the index part.
 //
-// Format 3 moves the term dictionaries' blocks and the postings lists, half of the
-// index at 100k items, out of the index part into a paged part between the two, read
+// Format 3 moves the term dictionaries' blocks, the postings lists and the common
+// terms' bitmaps, three quarters of the index at 100k items, out of the index part
+// into a paged part between the two, read
 // by range in pages of 4 KiB, each checked by its own checksum (pages.go). Format 2
 // readers refuse format 3 files by their major version.
 const (

@@ -219,7 +219,7 @@ func (s *Snapshot) readStructure() error {
 	byName := map[string]span{}
 	for _, e := range entries {
 		inPaged := s.pages != nil && e.off >= uint64(s.pages.start) && e.off <= uint64(s.pages.end()) && e.length <= uint64(s.pages.end())-e.off
-		if !inIndex(e) && (!inPaged || e.name != secPostings && e.name != secTerms) {
+		if !inIndex(e) && (!inPaged || e.name != secPostings && e.name != secTerms && e.name != secDocSetBitmaps) {
 			return errors.New("section " + strconv.Quote(e.name) + " out of bounds")
 		}
 		if _, dup := byName[e.name]; dup {
@@ -259,10 +259,10 @@ func (s *Snapshot) readStructure() error {
 	s.termHeads = byName[secTermHeads]
 	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
 	var err error
-	if s.dense.docSets, err = readListTable(s.str, byName[secDocSets], (s.n+63)/64, 8); err != nil {
+	if s.dense.docSets, err = readListTable(s.str, byName[secDocSets], byName[secDocSetBitmaps], (s.n+63)/64, 8); err != nil {
 		return errors.New("docsets: " + err.Error())
 	}
-	if s.dense.impacts, err = readListTable(s.str, byName[secImpacts], impactWindows(s.n), impactSize); err != nil {
+	if s.dense.impacts, err = readListTable(s.str, byName[secImpacts], span{}, impactWindows(s.n), impactSize); err != nil {
 		return errors.New("impacts: " + err.Error())
 	}
 	return s.readFields(byName[secFields].of(s.str))

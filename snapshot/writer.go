@@ -444,8 +444,9 @@ func (w *Writer) Encode() (*Encoded, error) {
 	b.section(secNorms, fs.norms)
 	b.section(secDocValues, fs.docvalues)
 	b.section(secPerms, fs.perms)
-	if sets := fs.dense.docSets.pieces((n + 63) / 64); sets != nil {
-		b.section(secDocSets, sets...)
+	if sets := &fs.dense.docSets; len(sets.records) > 0 {
+		b.section(secDocSets, sets.head((n+63)/64))
+		b.pagedSection(secDocSetBitmaps, sets.records...)
 	}
 	if impacts := fs.dense.impacts.pieces(impactWindows(n)); impacts != nil {
 		b.section(secImpacts, impacts...)

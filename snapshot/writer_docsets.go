@@ -37,11 +37,16 @@ func (w *listTableWriter) pieces(per int) [][]byte {
 	if len(w.records) == 0 {
 		return nil
 	}
+	return append([][]byte{w.head(per)}, w.records...)
+}
+
+// head returns the section's head alone (count, per, offsets, padding), for a table
+// whose records are a section of their own.
+func (w *listTableWriter) head(per int) []byte {
 	head := binary.LittleEndian.AppendUint32(nil, uint32(len(w.records)))
 	head = binary.LittleEndian.AppendUint32(head, uint32(per))
 	head = append(head, w.offsets...)
-	head = append(head, make([]byte, align8(len(head))-len(head))...)
-	return append([][]byte{head}, w.records...)
+	return append(head, make([]byte, align8(len(head))-len(head))...)
 }
 
 // bitmapOf returns an empty bitmap of n items, as the section stores it: its bytes

@@ -236,6 +236,16 @@ func TestFormat20AnswersTheSame(t *testing.T) {
 	if major, _ := without.FormatVersion(); major != 2 {
 		t.Fatalf("format %d", major)
 	}
+	// Format 2.1: the bitmaps inside section docsets.
+	v21, err := snapshot.Open(snapshottest.Format2(t, data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, ok := v21.Field("Data.body").Text().Find("coffee"); !ok {
+		t.Fatal("no coffee in Data.body")
+	} else if _, ok := v21.Field("Data.body").Text().Bitmap(i); !ok {
+		t.Fatal("a format 2.1 layout has no bitmap for coffee")
+	}
 	body := without.Field("Data.body").Text()
 	if i, ok := body.Find("coffee"); !ok {
 		t.Fatal("no coffee in Data.body")

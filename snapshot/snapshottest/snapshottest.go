@@ -75,9 +75,9 @@ func HideSections(tb testing.TB, data []byte, names ...string) []byte {
 }
 
 // Format2 returns the snapshot file data (of format 3) laid out as format 2's writer
-// laid it out: the sections of the paged part (term dictionaries and postings) inside
-// the index part, no paged part, no sections "pages" and "terms.heads", major version
-// 2. It reads the header and the section table as snapshot's package documentation lays
+// laid it out: the sections of the paged part (term dictionaries, postings, the common
+// terms' bitmaps) inside the index part, the bitmaps after the head of section
+// "docsets", no paged part, no sections "pages" and "terms.heads", major version 2. It reads the header and the section table as snapshot's package documentation lays
 // them out, and leaves the bytes of the dropped sections where they were, unlisted.
 func Format2(tb testing.TB, data []byte) []byte {
 	tb.Helper()
@@ -94,13 +94,15 @@ func Format2(tb testing.TB, data []byte) []byte {
 		off, len uint64
 	}
 	var entries []entry
-	var pages entry
+	var pages, bitmaps entry
 	for i := range count {
 		e := data[table+i*entrySize:]
 		en := entry{strings.TrimRight(string(e[:nameSize]), "\x00"), le.Uint64(e[nameSize:]), le.Uint64(e[nameSize+8:])}
 		switch en.name {
 		case "pages":
 			pages = en
+		case "docsets.bitmaps":
+			bitmaps = en
 		case "terms.heads":
 		default:
 			entries = append(entries, en)
@@ -114,7 +116,12 @@ func Format2(tb testing.TB, data []byte) []byte {
 	pad := func(b []byte, to int) []byte { return append(b, make([]byte, (to-len(b)%to)%to)...) }
 	out := pad(slices.Clone(data[:table]), 8)
 	for i, e := range entries {
-		if e.off >= indexLen { // a section of the paged part moves into the index part
+		switch {
+		case e.name == "docsets" && bitmaps.len > 0: // the head, then the bitmaps
+			entries[i].off, entries[i].len = uint64(len(out)), e.len+bitmaps.len
+			out = append(out, data[e.off:e.off+e.len]...)
+			out = pad(append(out, data[bitmaps.off:bitmaps.off+bitmaps.len]...), 8)
+		case e.off >= indexLen: // a section of the paged part moves into the index part
 			entries[i].off = uint64(len(out))
 			out = pad(append(out, data[e.off:e.off+e.len]...), 8)
 		}
