@@ -267,7 +267,7 @@ func (s *Snapshot) insert(b int, data string) *cachedBlock {
 
 // MissingBlocks appends to dst the ranges that the snapshot needed and did not find
 // since the last call, and forgets them: runs of index pages (Block -1) in file order
-// when postings lists were missing, else the body blocks that Item needed, in the order
+// when pages of the paged part were missing, else the body blocks that Item needed, in the order
 // first needed. When pages were missing the items read were not the answer's, so their
 // blocks are forgotten unasked. A snapshot opened on the whole file never misses a range.
 func (s *Snapshot) MissingBlocks(dst []BlockRange) []BlockRange {

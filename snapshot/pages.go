@@ -7,8 +7,9 @@ import (
 )
 
 // The paged part (format 3): sections that a query reads a little of at a time (the
-// postings lists) lie after the index part, in pages of pageSize bytes, each with a
-// CRC-32C stored in the index part's section "pages":
+// term dictionaries' blocks, the postings lists, the common terms' bitmaps) lie after
+// the index part, in pages of pageSize bytes, each with a CRC-32C stored in the index
+// part's section "pages":
 //
 //	u64 start    the paged part's first byte in the file: the index part's length
 //	             rounded up to pageSize
@@ -17,12 +18,12 @@ import (
 //	             be shorter)
 //
 // Opened on the whole file, a snapshot reads paged sections in place, as any other.
-// Opened on its index part alone, it reads a postings list from a cache of page runs:
-// a list whose pages are not cached reads as empty while its pages are recorded as
-// missing, and the request loop asks for them with the body blocks (MissingBlocks),
-// hands them over (ProvideRange) and runs the request again, as it does for bodies.
-// The index a runtime holds is then the index part alone: at 100k builder-gen items,
-// about half of the index.
+// Opened on its index part alone, it reads a block, a list or a bitmap from a cache of
+// page runs: one whose pages are not cached reads as missing (a term not found, an
+// empty list, no bitmap) while its pages are recorded, and the request loop asks for
+// them as it does for body blocks (MissingBlocks), hands them over (ProvideRange) and
+// runs the request again. The index a runtime holds is then the index part alone: at
+// 100k builder-gen items, a quarter of the index.
 
 const (
 	// pageSize is the paged part's unit of reading and checking: small enough that a
@@ -31,6 +32,9 @@ const (
 	pageSize = 4096
 	// pagesHead is the length of section "pages" before its checksums.
 	pagesHead = 16
+	// maxInt is the largest int: offsets in the paged part are ints, 32 bits wide in
+	// some WebAssembly builds.
+	maxInt = int(^uint(0) >> 1)
 )
 
 // pageCache holds the paged part's geometry and the runs of pages provided to a
@@ -47,9 +51,9 @@ type pageCache struct {
 	bytes   int        // total length of the held runs
 	clock   uint64     // ticks at every use, for least-recently-used eviction
 	missing []pageRun
-	// misses counts the lists read while their pages were missing, ever: a caller that
-	// derives something lasting from lists (a field's statistics) keeps it only if the
-	// count did not move meanwhile.
+	// misses counts the reads that found their pages missing, ever: a caller that
+	// derives something lasting from the index (a field's statistics) keeps it only if
+	// the count did not move meanwhile.
 	misses uint64
 }
 
@@ -72,7 +76,8 @@ func readPages(base string, sec span, indexLen uint64) (*pageCache, error) {
 	start := le64(base[sec.off:])
 	length := le64(base[sec.off+8:])
 	count := uint64(sec.len()-pagesHead) / 4
-	if start != (indexLen+pageSize-1)&^(pageSize-1) || length > 1<<46 || (length+pageSize-1)/pageSize != count {
+	if start != (indexLen+pageSize-1)&^(pageSize-1) || length > 1<<46 || start+length > uint64(maxInt) ||
+		(length+pageSize-1)/pageSize != count {
 		return nil, errors.New("paged part of " + strconv.FormatUint(length, 10) + " bytes at " + strconv.FormatUint(start, 10) +
 			" with " + strconv.FormatUint(count, 10) + " page checksums")
 	}
@@ -85,22 +90,22 @@ func (c *pageCache) end() int { return c.start + c.length }
 // pageLen is the length of page p.
 func (c *pageCache) pageLen(p int) int { return min(pageSize, c.length-p*pageSize) }
 
-// list returns the bytes holding the file's range list (of the paged part) and where
-// list lies in them, when its pages are cached; otherwise it records the pages of ask
-// (a range that holds list) as missing.
-func (c *pageCache) list(list, ask span) (string, span, bool) {
-	if list.off < c.start || list.off > list.end || list.end > c.end() ||
-		ask.off > list.off || ask.end < list.end || ask.end > c.end() {
+// get returns the bytes holding the file's range sp (of the paged part) and where sp
+// lies in them, when its pages are cached; otherwise it records the pages of ask (a
+// range that holds sp) as missing.
+func (c *pageCache) get(sp, ask span) (string, span, bool) {
+	if sp.off < c.start || sp.off > sp.end || sp.end > c.end() ||
+		ask.off > sp.off || ask.end < sp.end || ask.end > c.end() {
 		return "", span{}, false
 	}
-	first, last := c.pagesOf(list)
+	first, last := c.pagesOf(sp)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r := c.runs[first]; r != nil && r.last >= last {
 		c.clock++
 		r.used = c.clock
 		at := c.start + r.first*pageSize
-		return r.data, span{list.off - at, list.end - at}, true
+		return r.data, span{sp.off - at, sp.end - at}, true
 	}
 	c.misses++
 	first, last = c.pagesOf(ask)
@@ -243,9 +248,9 @@ func (s *Snapshot) ProvideRange(r BlockRange, data []byte) error {
 	return s.pages.provide(r, data)
 }
 
-// PageMisses counts, since the snapshot was opened, the postings lists read while their
-// pages were not at hand (and read as empty). It never moves for a snapshot opened on
-// its whole file.
+// PageMisses counts, since the snapshot was opened, the reads of dictionary blocks,
+// postings lists and bitmaps whose pages were not at hand (and read as missing). It
+// never moves for a snapshot opened on its whole file.
 func (s *Snapshot) PageMisses() uint64 {
 	if s.pages == nil || s.pagesResident {
 		return 0
@@ -283,5 +288,5 @@ func (t TermDict) paged(sp, ask span) (string, span, bool) {
 	if t.pages == nil || sp.end <= len(t.base) && sp.off >= 0 {
 		return t.base, sp, true
 	}
-	return t.pages.list(sp, ask)
+	return t.pages.get(sp, ask)
 }
