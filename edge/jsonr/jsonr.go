@@ -441,13 +441,6 @@ const (
 	highs = 0x8080808080808080
 )
 
-// load64 reads s[i:i+8] little-endian; the compiler merges the bytes into one load.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // bracket classifies bytes for scanContainer: 1 opens, 2 closes, 3 starts a string.
 var bracket = [256]uint8{'{': 1, '[': 1, '}': 2, ']': 2, '"': 3}
 
