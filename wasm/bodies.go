@@ -11,11 +11,12 @@ import (
 )
 
 // A snapshot loaded by its index part alone reads item bodies from a cache of body
-// blocks, and postings lists from a cache of the paged part's index pages (package
-// snapshot, bodies.go and pages.go). When a request meets lists or items that are not
-// cached, handle answers a need-ranges frame naming their byte ranges instead of a
-// response; the embedder reads them from the file and passes them to provide, which
-// caches them and runs the request again. See README.md, "Item bodies by range".
+// blocks, and dictionary blocks, postings lists and bitmaps from a cache of the paged
+// part's index pages (package snapshot, bodies.go and pages.go). When a request meets
+// any of these that is not cached, handle answers a need-ranges frame naming their
+// byte ranges instead of a response; the embedder reads them from the file and passes
+// them to provide, which caches them and runs the request again. See README.md, "Item
+// bodies by range".
 
 const (
 	// bodyCacheBytes is how many bytes of body blocks a snapshot keeps between requests.
@@ -30,8 +31,8 @@ const (
 	pageCacheBytes = 8 << 20
 	// maxBodyRounds bounds the need-ranges rounds of one request. A request needs one
 	// round for the items it answers with, and one more per level of GraphQL references
-	// it follows, and one before those for the index pages of its postings lists; this
-	// leaves room for the deepest query the router accepts (D11).
+	// it follows, and a few before those for its index pages (dictionary blocks, then
+	// postings lists); this leaves room for the deepest query the router accepts (D11).
 	maxBodyRounds = 24
 	// maxRequestPageBytes bounds the index pages one request may have read for it. Wasm
 	// memory never shrinks, so one request that pulled in most of a large paged part
