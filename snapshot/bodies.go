@@ -96,7 +96,6 @@ func (s *Snapshot) readBodies(byName map[string]span, indexLen uint64) error {
 	case size == indexLen:
 	case size == bodyEnd:
 		s.resident = true
-		s.pagesResident = s.pages != nil
 	default:
 		return errors.New(strconv.FormatUint(size, 10) + " bytes: neither the index part (" +
 			strconv.FormatUint(indexLen, 10) + ") nor the whole file (" + strconv.FormatUint(bodyEnd, 10) + ")")
@@ -272,7 +271,7 @@ func (s *Snapshot) insert(b int, data string) *cachedBlock {
 // blocks are forgotten unasked. A snapshot opened on the whole file never misses a range.
 func (s *Snapshot) MissingBlocks(dst []BlockRange) []BlockRange {
 	n := len(dst)
-	if s.pages != nil && !s.pagesResident {
+	if s.pages != nil && !s.resident {
 		dst = s.pages.takeMissing(dst)
 	}
 	pagesMissing := len(dst) > n

@@ -1,8 +1,10 @@
 package snapshot
 
 import (
+	"cmp"
 	"errors"
 	"hash/crc32"
+	"slices"
 	"strconv"
 )
 
@@ -131,7 +133,7 @@ func (c *pageCache) takeMissing(dst []BlockRange) []BlockRange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m := c.missing
-	sortRuns(m)
+	slices.SortFunc(m, func(x, y pageRun) int { return cmp.Compare(x.first, y.first) })
 	for i := 0; i < len(m); {
 		r := m[i]
 		for i++; i < len(m) && m[i].first <= r.last+1; i++ {
@@ -142,15 +144,6 @@ func (c *pageCache) takeMissing(dst []BlockRange) []BlockRange {
 	}
 	c.missing = m[:0]
 	return dst
-}
-
-// sortRuns sorts runs by their first page (insertion sort: a request misses a few).
-func sortRuns(m []pageRun) {
-	for i := 1; i < len(m); i++ {
-		for j := i; j > 0 && m[j].first < m[j-1].first; j-- {
-			m[j], m[j-1] = m[j-1], m[j]
-		}
-	}
 }
 
 // provide checks the pages of r against their checksums and caches them.
@@ -211,13 +204,8 @@ func (c *pageCache) trim(maxBytes int) {
 	if c.bytes <= maxBytes {
 		return
 	}
-	// Least recently used first (insertion sort: the cache holds a few hundred runs).
 	h := c.held
-	for i := 1; i < len(h); i++ {
-		for j := i; j > 0 && h[j].used < h[j-1].used; j-- {
-			h[j], h[j-1] = h[j-1], h[j]
-		}
-	}
+	slices.SortFunc(h, func(x, y *pageRun) int { return cmp.Compare(x.used, y.used) }) // least recently used first
 	k := 0
 	for ; k < len(h) && c.bytes > maxBytes; k++ {
 		c.bytes -= len(h[k].data)
@@ -242,7 +230,7 @@ func (s *Snapshot) ProvideRange(r BlockRange, data []byte) error {
 	if r.Block >= 0 {
 		return s.ProvideBlock(r.Block, data)
 	}
-	if s.pages == nil || s.pagesResident {
+	if s.pages == nil || s.resident {
 		return wrapf(ErrCorrupt, "index pages provided to a snapshot that reads none by range")
 	}
 	return s.pages.provide(r, data)
@@ -252,7 +240,7 @@ func (s *Snapshot) ProvideRange(r BlockRange, data []byte) error {
 // postings lists and bitmaps whose pages were not at hand (and read as missing). It
 // never moves for a snapshot opened on its whole file.
 func (s *Snapshot) PageMisses() uint64 {
-	if s.pages == nil || s.pagesResident {
+	if s.pages == nil || s.resident {
 		return 0
 	}
 	c := s.pages

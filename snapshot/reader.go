@@ -49,10 +49,9 @@ type Snapshot struct {
 	bodyStart, fileSize               uint64
 	resident                          bool
 	cache                             *bodyCache
-	// pages is the paged part (pages.go), nil in a file without one; pagesResident is
-	// set when data holds it (the whole file).
-	pages         *pageCache
-	pagesResident bool
+	// pages is the paged part (pages.go), nil in a file without one; data holds it
+	// when resident is set (the whole file).
+	pages *pageCache
 
 	terms, postings, norms, docvalues, perms span
 	termHeads                                span          // from format 3: the dictionaries' heads (termdict.go)

@@ -116,7 +116,7 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 		postings:  s.postings,
 		dense:     &s.dense,
 	}
-	if s.pages != nil && !s.pagesResident {
+	if s.pages != nil && !s.resident {
 		t.pages = s.pages
 	}
 	switch {

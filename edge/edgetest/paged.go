@@ -42,8 +42,6 @@ type pagedHandler struct {
 	r          *router.Router
 	snaps      []pagedSnapshot
 	cacheBytes int
-	// Rounds counts the rounds of the last request.
-	rounds int
 }
 
 type pagedSnapshot struct {
@@ -52,7 +50,7 @@ type pagedSnapshot struct {
 }
 
 func (h *pagedHandler) Serve(req *edge.Request) (*edge.Response, error) {
-	for h.rounds = 1; ; h.rounds++ {
+	for round := 1; ; round++ {
 		resp := h.r.Serve(req)
 		missed := false
 		for _, s := range h.snaps {
@@ -63,7 +61,7 @@ func (h *pagedHandler) Serve(req *edge.Request) (*edge.Response, error) {
 				}
 			}
 		}
-		if !missed || h.rounds == maxPagedRounds {
+		if !missed || round == maxPagedRounds {
 			for _, s := range h.snaps {
 				s.snap.TrimBodyCache(h.cacheBytes)
 				s.snap.TrimPageCache(h.cacheBytes)
