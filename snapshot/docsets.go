@@ -102,21 +102,11 @@ func (t listTable) find(base string, off int) (int, bool) {
 	if t.count == 0 {
 		return 0, false
 	}
-	table := t.offsets.of(base)
-	lo, hi := 0, t.count
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		v, _ := u32At(table, mid)
-		if int(v) < off {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if v, ok := u32At(table, lo); !ok || lo >= t.count || int(v) != off {
+	k, ok := findU32(t.offsets.of(base), 0, 1, t.count, off)
+	if !ok {
 		return 0, false
 	}
-	return t.records.off + lo*t.stride, true
+	return t.records.off + k*t.stride, true
 }
 
 // Bitmap is a set of items stored in the file: bit d%64 of word d/64 is item d. Like

@@ -333,6 +333,22 @@ func u32At(arr string, i int) (uint32, bool) {
 	return le32(arr[4*i : 4*i+4]), true
 }
 
+// findU32 finds key among n u32 values of arr in increasing order, the k-th at u32
+// index first+stride*k, and returns its k.
+func findU32(arr string, first, stride, n int, key int) (int, bool) {
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if v, _ := u32At(arr, first+stride*mid); int(v) < key {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	v, ok := u32At(arr, first+stride*lo)
+	return lo, ok && lo < n && int(v) == key
+}
+
 // slice returns entry i of a blob cut by a u32[n+1] offsets array.
 func slice(blob, offsets string, i int) string {
 	start, ok1 := u32At(offsets, i)

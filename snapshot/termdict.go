@@ -138,16 +138,8 @@ func findTermHead(base string, heads span, off int) (span, bool) {
 	if !ok || uint64(n) > uint64(len(h)/8) {
 		return span{}, false
 	}
-	lo, hi := 0, int(n)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if v, _ := u32At(h, 1+2*mid); int(v) < off {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if v, _ := u32At(h, 1+2*lo); lo == int(n) || int(v) != off {
+	lo, found := findU32(h, 1, 2, int(n), off)
+	if !found {
 		return span{}, false
 	}
 	at, _ := u32At(h, 2+2*lo)
