@@ -135,23 +135,20 @@ func (b *fileBuilder) layoutPaged() []byte {
 		pos = s.at + s.size
 	}
 	crcs := make([]uint32, 0, (pos+pageSize-1)/pageSize)
-	var page []byte
-	flush := func() {
-		crcs = append(crcs, crc32.Checksum(page, castagnoli))
-		page = page[:0]
-	}
+	var crc uint32
+	fill := 0 // bytes of the current page checksummed so far
 	emitSections(b.paged, 0, func(p []byte) {
 		for len(p) > 0 {
-			n := min(len(p), pageSize-len(page))
-			page = append(page, p[:n]...)
-			p = p[n:]
-			if len(page) == pageSize {
-				flush()
+			n := min(len(p), pageSize-fill)
+			crc = crc32.Update(crc, castagnoli, p[:n])
+			p, fill = p[n:], fill+n
+			if fill == pageSize {
+				crcs, crc, fill = append(crcs, crc), 0, 0
 			}
 		}
 	})
-	if len(page) > 0 {
-		flush()
+	if fill > 0 {
+		crcs = append(crcs, crc)
 	}
 	out := make([]byte, pagesHead+4*len(crcs))
 	binary.LittleEndian.PutUint64(out[8:], uint64(pos))
