@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,7 +23,11 @@ Compiles one environment's content items into a snapshot file. Each INPUT is NDJ
 items whose Status is Published go in, unless --preview. Every problem is reported
 with its file and line, and then no snapshot is written; an existing FILE is
 replaced only when the build succeeds. The environment ID is 1 to 128 letters,
-digits, '_', '.' or '-', starting with a letter or digit.`,
+digits, '_', '.' or '-', starting with a letter or digit.
+
+While it builds, the items wait in a temporary file beside FILE rather than in
+memory: the build needs free disk space there of about the input's size, and
+removes the file when it ends.`,
 	example: "builder build --env demo --out build/demo.snap testdata/demo/content.ndjson",
 	run:     runBuild,
 }
@@ -62,10 +67,12 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 	stderr := std.stderr
 	start := time.Now()
 	pr := newProgress(stderr)
-	b, err := ingest.NewBuilder(ingest.Options{Environment: *env, Preview: *preview, Progress: pr.update})
+	b, err := ingest.NewBuilder(ingest.Options{Environment: *env, Preview: *preview, Progress: pr.update,
+		Spool: true, SpoolDir: filepath.Dir(*out)})
 	if err != nil {
 		return err
 	}
+	defer b.Close()
 	for _, in := range inputs {
 		if err := b.AddFile(in, std.stdin); err != nil {
 			pr.clear()
@@ -91,6 +98,7 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	defer snap.Close()
 	if n := st.SkippedTotal(); n > 0 {
 		fmt.Fprintf(stderr, "skipped %d unpublished %s (%s)\n", n, plural(n, "item", "items"), st.SkippedSummary())
 	}

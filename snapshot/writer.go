@@ -37,6 +37,7 @@ type Writer struct {
 	// it has been compressed and indexed. spent is set then: the writer has no items
 	// left to add to or encode.
 	once, spent bool
+	spool       *spool // where the items wait, when SpoolTo was called (writer_spool.go)
 }
 
 // derivedSection is a section that Encode computes from the canonical items.
@@ -47,8 +48,11 @@ type derivedSection struct {
 
 type pendingItem struct {
 	id   string
-	json []byte
-	raw  bool // json is the item as added (AddValidated), not yet in canonical form
+	json []byte // nil when the item is in the spool
+	raw  bool   // json is the item as added (AddValidated), not yet in canonical form
+	// at and length place the item's canonical JSON in the spool.
+	at     int64
+	length int
 }
 
 // NewWriter returns a writer for environment env (API.md D1); preview marks a
@@ -115,6 +119,13 @@ func (w *Writer) add(it pendingItem, status string) error {
 		return fmt.Errorf("item %q: duplicate ContentID", it.id)
 	}
 	w.ids[it.id] = struct{}{}
+	if w.spool != nil {
+		if it.raw {
+			it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
+		}
+		it.at, it.length = w.spool.appendItem(it.json), len(it.json)
+		it.json = nil
+	}
 	w.items = append(w.items, it)
 	return nil
 }
@@ -194,19 +205,6 @@ func canonicalFormOf(root gjson.Result, size int) (out []byte, id, status gjson.
 		emit(m)
 	}
 	return append(out, '}'), id, status
-}
-
-// canonicalizeAll puts the items added with AddValidated in canonical form, on every
-// core.
-func canonicalizeAll(items []pendingItem) {
-	const chunk = 256
-	forEachIndex((len(items)+chunk-1)/chunk, func(c int) {
-		for i := c * chunk; i < min(len(items), (c+1)*chunk); i++ {
-			if it := &items[i]; it.raw {
-				it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
-			}
-		}
-	})
 }
 
 // bytesView reads b as a string without copying; b must not change while it is used.
@@ -381,7 +379,11 @@ func (w *Writer) Bytes() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Bytes(), nil
+	out := e.Bytes()
+	if err := e.Close(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // EncodeOnce is Encode for the last use of the writer: it lets go of each item's JSON
@@ -396,9 +398,22 @@ func (w *Writer) EncodeOnce() (*Encoded, error) {
 
 // Encode builds the snapshot file, ready to be written with its WriteTo. Indexing and
 // encoding use every core.
-func (w *Writer) Encode() (*Encoded, error) {
+func (w *Writer) Encode() (_ *Encoded, err error) {
 	if w.spent {
 		return nil, errors.New("snapshot writer: already encoded with EncodeOnce")
+	}
+	sp := w.spool
+	if sp != nil {
+		// The spool goes with the Encoded, or is closed if there is none.
+		w.spool, w.spent = nil, true
+		defer func() {
+			if err != nil {
+				_ = sp.close()
+			}
+		}()
+		if err := sp.seal(); err != nil {
+			return nil, fmt.Errorf("snapshot writer: spool: %w", err)
+		}
 	}
 	// Items are numbered in ContentID order, whatever the order they were added in:
 	// that is what makes the output deterministic.
@@ -418,7 +433,13 @@ func (w *Writer) Encode() (*Encoded, error) {
 			return nil, fmt.Errorf("derived section name %q: must be 1 to %d bytes and not a name of the format's own", d.name, sectionNameSize)
 		}
 	}
-	p := w.compressAndIndex(items)
+	src := itemSource{items: items, spool: sp}
+	p := w.compressAndIndex(src)
+	if sp != nil {
+		if err := sp.failed(); err != nil {
+			return nil, fmt.Errorf("snapshot writer: spool: %w", err)
+		}
+	}
 	bodies, fields := p.bodies, p.fields
 
 	var b fileBuilder
@@ -454,14 +475,20 @@ func (w *Writer) Encode() (*Encoded, error) {
 	for i, d := range w.derived {
 		b.section(d.name, p.derived[i])
 	}
-	return b.finish(w.preview, n, bodies), nil
+	e := b.finish(w.preview, n, bodies)
+	if sp != nil {
+		if err := sp.failed(); err != nil { // reading the blocks back to hash them
+			return nil, fmt.Errorf("snapshot writer: spool: %w", err)
+		}
+	}
+	return e, nil
 }
 
 // itemParts is what Encode makes of the items before it encodes the field sections.
 type itemParts struct {
-	bodies                 [][]byte // the stored body blocks
-	bodyOffs, blocks, dict []byte   // the bodies' sections
-	derived                [][]byte // the Derive sections' bytes, in w.derived's order
+	bodies                 bodyBlocks // the stored body blocks
+	bodyOffs, blocks, dict []byte     // the bodies' sections
+	derived                [][]byte   // the Derive sections' bytes, in w.derived's order
 	fields                 map[string]fieldParts
 	statuses               map[string]struct{}
 }
@@ -471,18 +498,20 @@ type itemParts struct {
 // index is built last so that it can let go of each item's JSON as soon as it has
 // indexed the item (the index keeps copies of the strings it needs): the index then
 // grows into the memory the items leave, instead of beside them.
-func (w *Writer) compressAndIndex(items []pendingItem) itemParts {
+func (w *Writer) compressAndIndex(src itemSource) itemParts {
+	items := src.items
 	n := len(items)
 	p := itemParts{derived: make([][]byte, len(w.derived))}
 	var side sync.WaitGroup
 	side.Go(func() {
 		for i, d := range w.derived {
-			p.derived[i] = d.build(n, func(i int) []byte { return items[i].json })
+			// Memory of its own for each spooled item: a build may keep views of it.
+			p.derived[i] = d.build(n, func(i int) []byte { return src.json(i, nil) })
 		}
 	})
-	p.bodies, p.bodyOffs, p.blocks, p.dict = bodySections(items)
+	p.bodies, p.bodyOffs, p.blocks, p.dict = bodySections(src)
 	side.Wait()
-	release := w.once
+	release := w.once || src.spool != nil
 	if release {
 		w.spent = true
 		clear(w.items) // items, sorted, is the only reference left
@@ -492,7 +521,7 @@ func (w *Writer) compressAndIndex(items []pendingItem) itemParts {
 	if ranges == 0 {
 		ranges = indexRanges(n)
 	}
-	p.fields, p.statuses = indexItems(items, ranges, release)
+	p.fields, p.statuses = indexItems(src, ranges, release)
 	if release {
 		// Collected now, the items' memory is what the field sections are encoded
 		// into; left to the collector's pacing, which set its goal while they were

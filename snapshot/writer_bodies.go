@@ -35,10 +35,12 @@ const (
 // bodyDictSize bytes of bodyDictSamples items taken at even steps through the items, so
 // that it holds the member names, template names and common words of this
 // environment. It depends on the items only, so builds stay deterministic.
-func bodyDictionary(items []pendingItem) []byte {
-	var sample []byte
-	for k := range min(len(items), bodyDictSamples) {
-		sample = append(sample, items[k*len(items)/min(len(items), bodyDictSamples)].json...)
+func bodyDictionary(src itemSource) []byte {
+	var sample, buf []byte
+	n := len(src.items)
+	for k := range min(n, bodyDictSamples) {
+		buf = src.json(k*n/min(n, bodyDictSamples), buf)
+		sample = append(sample, buf...)
 	}
 	if len(sample) > bodyDictSize {
 		sample = sample[len(sample)-bodyDictSize:]
@@ -46,36 +48,79 @@ func bodyDictionary(items []pendingItem) []byte {
 	return sample
 }
 
+// bodyBlocks are the stored body blocks in block order: in memory, or in the spool.
+type bodyBlocks struct {
+	mem   [][]byte // in memory: one slice per block
+	at    []int64  // in the spool: each block's offset
+	lens  []int    // and length
+	spool *spool
+}
+
+// size returns the blocks' total length.
+func (b *bodyBlocks) size() int64 {
+	var n int64
+	for _, m := range b.mem {
+		n += int64(len(m))
+	}
+	for _, l := range b.lens {
+		n += int64(l)
+	}
+	return n
+}
+
+// each calls emit with each block in order. A spooled block is read into a buffer
+// that the next block reuses: emit must not keep it.
+func (b *bodyBlocks) each(emit func([]byte)) {
+	for _, m := range b.mem {
+		emit(m)
+	}
+	var buf []byte
+	for i, at := range b.at {
+		buf = b.spool.read(at, b.lens[i], buf)
+		emit(buf)
+	}
+}
+
 // bodySections cuts the items' canonical JSON, one after another, into body blocks of
 // about BodyBlockTarget bytes and compresses each with the preset dictionary, on every
-// core. It returns the body part (the stored blocks), the bodies.offsets section
-// (u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON laid end to end), the
-// bodies.blocks section (u64[B+1] offset of each stored block in the body part, the
-// last one the part's length; u32[B+1] first item of each block, the last one n; u32[B]
-// CRC-32C of each stored block) and the bodies.dict section.
-func bodySections(items []pendingItem) (stored [][]byte, offs, blocks, dict []byte) {
-	offs = make([]byte, 0, 8*(len(items)+1))
+// core. It returns the body part (the stored blocks, in the spool if the items are), the
+// bodies.offsets section (u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON
+// laid end to end), the bodies.blocks section (u64[B+1] offset of each stored block in
+// the body part, the last one the part's length; u32[B+1] first item of each block, the
+// last one n; u32[B] CRC-32C of each stored block) and the bodies.dict section.
+func bodySections(src itemSource) (stored bodyBlocks, offs, blocks, dict []byte) {
+	n := len(src.items)
+	offs = make([]byte, 0, 8*(n+1))
 	offs = binary.LittleEndian.AppendUint64(offs, 0)
 	var firsts []uint32
 	total, blockStart := uint64(0), uint64(0)
-	for i, it := range items {
-		if i == 0 || total-blockStart+uint64(len(it.json)) > BodyBlockTarget && total > blockStart {
+	for i := range n {
+		size := uint64(src.size(i))
+		if i == 0 || total-blockStart+size > BodyBlockTarget && total > blockStart {
 			firsts, blockStart = append(firsts, uint32(i)), total
 		}
-		total += uint64(len(it.json))
+		total += size
 		offs = binary.LittleEndian.AppendUint64(offs, total)
 	}
-	firsts = append(firsts, uint32(len(items)))
+	firsts = append(firsts, uint32(n))
 	count := len(firsts) - 1
 
-	dict = bodyDictionary(items)
-	stored = make([][]byte, count)
+	dict = bodyDictionary(src)
+	stored.spool = src.spool
+	lens := make([]int, count)
+	if src.spool != nil {
+		stored.at, stored.lens = make([]int64, count), lens
+	} else {
+		stored.mem = make([][]byte, count)
+	}
 	crcs := make([]uint32, count)
-	// Each core compresses into a scratch buffer of its own and keeps an exact copy, so
-	// that the blocks leave no garbage of grown buffers behind for the indexing to come.
+	// Each core compresses into a scratch buffer of its own and keeps an exact copy (or
+	// stores it in the spool), so that the blocks leave no garbage of grown buffers
+	// behind for the indexing to come.
 	type compressor struct {
-		w   *flate.Writer
-		buf bytes.Buffer
+		w        *flate.Writer
+		buf      bytes.Buffer
+		itemJSON []byte
 	}
 	compressors := sync.Pool{New: func() any {
 		c := &compressor{}
@@ -86,20 +131,26 @@ func bodySections(items []pendingItem) (stored [][]byte, offs, blocks, dict []by
 		c := compressors.Get().(*compressor)
 		c.buf.Reset()
 		c.w.Reset(&c.buf)
-		for _, it := range items[firsts[b]:firsts[b+1]] {
-			_, _ = c.w.Write(it.json) // writes to a bytes.Buffer do not fail
+		for i := firsts[b]; i < firsts[b+1]; i++ {
+			c.itemJSON = src.json(int(i), c.itemJSON)
+			_, _ = c.w.Write(c.itemJSON) // writes to a bytes.Buffer do not fail
 		}
 		_ = c.w.Close()
-		stored[b] = bytes.Clone(c.buf.Bytes())
+		block := c.buf.Bytes()
+		lens[b], crcs[b] = len(block), crc32.Checksum(block, castagnoli)
+		if src.spool != nil {
+			stored.at[b] = src.spool.store(block)
+		} else {
+			stored.mem[b] = bytes.Clone(block)
+		}
 		compressors.Put(c)
-		crcs[b] = crc32.Checksum(stored[b], castagnoli)
 	})
 
 	blocks = make([]byte, 0, 8*(count+1)+4*(2*count+1))
 	at := uint64(0)
 	blocks = binary.LittleEndian.AppendUint64(blocks, at)
-	for _, s := range stored {
-		at += uint64(len(s))
+	for _, l := range lens {
+		at += uint64(l)
 		blocks = binary.LittleEndian.AppendUint64(blocks, at)
 	}
 	blocks = appendU32s(blocks, firsts)

@@ -5,22 +5,24 @@ package snapshot
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"io"
 )
 
 // Encoded is a snapshot laid out and hashed, not yet copied into one buffer: its
-// sections are the writer's own slices (the items one slice each), so that a large
-// snapshot streams to a file without a second copy of itself in memory.
+// sections are the writer's own slices, and its body blocks too or the spool's
+// (Writer.SpoolTo), so that a large snapshot streams to a file without a second copy of
+// itself in memory. An Encoded made by a spooling writer must be closed (Close).
 type Encoded struct {
 	header    [headerSize]byte
 	sections  []encodedSection
 	table     []byte
 	indexLen  int64 // the index part: header, sections and table
 	paged     []encodedSection
-	pagedEnd  int64    // the end of the paged part (indexLen when there is none)
-	bodyStart int64    // the body part's offset: pagedEnd rounded up to bodyAlign
-	bodies    [][]byte // the body part: the items' JSON in item order
+	pagedEnd  int64      // the end of the paged part (indexLen when there is none)
+	bodyStart int64      // the body part's offset: pagedEnd rounded up to bodyAlign
+	bodies    bodyBlocks // the body part: the stored blocks in item order
 	size      int64
 }
 
@@ -54,7 +56,22 @@ func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 			total += int64(n)
 		}
 	})
+	if err == nil && e.bodies.spool != nil {
+		err = e.bodies.spool.failed()
+	}
 	return total, err
+}
+
+// Close releases the spool that a spooling writer left the body blocks in, and
+// returns the first error met reading it, if any (Bytes has no error of its own to
+// return it with). It does nothing for a snapshot encoded in memory.
+func (e *Encoded) Close() error {
+	s := e.bodies.spool
+	if s == nil {
+		return nil
+	}
+	e.bodies = bodyBlocks{}
+	return errors.Join(s.failed(), s.close())
 }
 
 // zeros pads sections to their alignment.
@@ -94,11 +111,11 @@ func (e *Encoded) bodyPart(emit func([]byte)) {
 	if pad := e.bodyStart - e.pagedEnd; pad > 0 {
 		emit(zeros[:pad])
 	}
-	for _, b := range e.bodies {
+	e.bodies.each(func(b []byte) {
 		if len(b) > 0 {
 			emit(b)
 		}
-	}
+	})
 }
 
 // indexPart calls emit with the index part's bytes after the header, in file order.
@@ -169,7 +186,7 @@ func (b *fileBuilder) section(name string, pieces ...[]byte) {
 
 // finish lays the sections out, then the body part, and computes the header, its
 // content hash and checksum.
-func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
+func (b *fileBuilder) finish(preview bool, n int, bodies bodyBlocks) *Encoded {
 	var pages []byte
 	if len(b.paged) > 0 {
 		pages = b.layoutPaged()
@@ -202,10 +219,7 @@ func (b *fileBuilder) finish(preview bool, n int, bodies [][]byte) *Encoded {
 		e.table = append(e.table, entry[:]...)
 	}
 	e.bodyStart = (e.pagedEnd + bodyAlign - 1) &^ (bodyAlign - 1)
-	e.size = e.bodyStart
-	for _, body := range bodies {
-		e.size += int64(len(body))
-	}
+	e.size = e.bodyStart + bodies.size()
 
 	h := &e.header
 	copy(h[offMagic:], Magic)

@@ -49,12 +49,12 @@ type fieldParts []*fieldBuilder
 // field (dotted path of a scalar value), holding the field's index structures, and the
 // set of Status values present. With release, each item's JSON is dropped (set to nil
 // in items) once it is indexed.
-func indexItems(items []pendingItem, ranges int, release bool) (map[string]fieldParts, map[string]struct{}) {
-	n := len(items)
+func indexItems(src itemSource, ranges int, release bool) (map[string]fieldParts, map[string]struct{}) {
+	n := len(src.items)
 	ranges = max(1, min(ranges, n))
 	parts := make([]indexedRange, ranges)
 	forEachIndex(ranges, func(r int) {
-		parts[r] = indexRange(items, r*n/ranges, (r+1)*n/ranges, release)
+		parts[r] = indexRange(src, r*n/ranges, (r+1)*n/ranges, release)
 	})
 	statuses := map[string]struct{}{}
 	fields := map[string]fieldParts{}
@@ -72,12 +72,16 @@ func indexItems(items []pendingItem, ranges int, release bool) (map[string]field
 	return fields, statuses
 }
 
-// indexRange indexes items[lo:hi], dropping their JSON as it goes with release.
-func indexRange(items []pendingItem, lo, hi int, release bool) indexedRange {
+// indexRange indexes items lo to hi-1, dropping their JSON as it goes with release.
+// A spooled item is read into a buffer that the next one reuses: what the index keeps
+// of an item it copies.
+func indexRange(src itemSource, lo, hi int, release bool) indexedRange {
 	out := indexedRange{fields: map[string]*fieldBuilder{}, statuses: map[string]struct{}{}}
 	scratch := &docScratch{}
+	var buf []byte
 	for doc := lo; doc < hi; doc++ {
-		root := gjson.Parse(bytesView(items[doc].json))
+		buf = src.json(doc, buf)
+		root := gjson.Parse(bytesView(buf))
 		if st := root.Get("Status"); st.Exists() {
 			if _, ok := out.statuses[st.String()]; !ok {
 				out.statuses[strings.Clone(st.String())] = struct{}{} // not a view of the item
@@ -93,7 +97,7 @@ func indexRange(items []pendingItem, lo, hi int, release bool) indexedRange {
 			sl.fb.addDoc(doc, sl.values, scratch)
 		}
 		if release {
-			items[doc].json = nil
+			src.items[doc].json = nil
 		}
 	}
 	return out

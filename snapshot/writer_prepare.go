@@ -47,3 +47,16 @@ func (w *Writer) AddPrepared(p PreparedItem) error {
 	}
 	return w.add(pendingItem{id: p.id, json: p.json}, p.status)
 }
+
+// canonicalizeAll puts the items added with AddValidated in canonical form, on every
+// core.
+func canonicalizeAll(items []pendingItem) {
+	const chunk = 256
+	forEachIndex((len(items)+chunk-1)/chunk, func(c int) {
+		for i := c * chunk; i < min(len(items), (c+1)*chunk); i++ {
+			if it := &items[i]; it.raw {
+				it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -149,5 +150,56 @@ func TestEncodeOnce(t *testing.T) {
 	}
 	if _, _, err := b.Encode(); err == nil {
 		t.Errorf("a second Encode succeeded")
+	}
+}
+
+// TestSpoolingBuilder: a builder that spools its items builds the snapshot of one
+// that does not, leaves no file behind once it and its snapshot are closed, and
+// closes its spool when the content has problems.
+func TestSpoolingBuilder(t *testing.T) {
+	dir := t.TempDir()
+	p := writeInput(t, dir, "in.ndjson", strings.Join(generated(t, 300, 4), "\n"))
+	want, _, err := BuildFiles(Options{Environment: "test"}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoolDir := t.TempDir()
+	b, err := NewBuilder(Options{Environment: "test", Spool: true, SpoolDir: spoolDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.AddFile(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if _, err := snap.WriteTo(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("the spooling builder's snapshot differs")
+	}
+
+	bad := writeInput(t, dir, "bad.ndjson", `{"ContentID":"a","Status":"Published","CreatedAt":"not a date"}`)
+	b2, err := NewBuilder(Options{Environment: "test", Spool: true, SpoolDir: spoolDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.AddFile(bad, nil); err != nil {
+		t.Fatal(err)
+	}
+	var verr *ValidationError
+	if _, _, err := b2.Encode(); !errors.As(err, &verr) {
+		t.Errorf("Encode of bad content: %v", err)
+	}
+	if left, _ := os.ReadDir(spoolDir); len(left) > 0 {
+		t.Errorf("the spool left %s behind", left[0].Name())
 	}
 }

@@ -37,6 +37,13 @@ type Options struct {
 	// Progress, when set, is called while inputs are read: every few thousand items
 	// and once when an input is finished (Progress.Done).
 	Progress func(Progress)
+	// Spool, when set, keeps the items in a temporary file while they wait to be
+	// encoded, instead of in memory (snapshot.Writer.SpoolTo): about the input's size
+	// on disk, in SpoolDir (the system's temporary directory if empty). The snapshot
+	// is the same. A spooling builder must be closed (Close), and the snapshot it
+	// encodes too (snapshot.Encoded.Close).
+	Spool    bool
+	SpoolDir string
 }
 
 // Progress reports how far reading one input has come.
@@ -198,6 +205,11 @@ func NewBuilder(opts Options) (*Builder, error) {
 	// The GraphQL schema's shapes are computed here, from every item, so that the
 	// engine types its schema from the snapshot's index without reading item bodies.
 	w.Derive(graphql.ShapesSection, graphql.DeriveShapes)
+	if opts.Spool {
+		if err := w.SpoolTo(opts.SpoolDir); err != nil {
+			return nil, err
+		}
+	}
 	return &Builder{
 		opts:     opts,
 		w:        w,
@@ -474,7 +486,11 @@ func (b *Builder) Finish() (snap []byte, warnings []Problem, err error) {
 	if err != nil {
 		return nil, warnings, err
 	}
-	return e.Bytes(), warnings, nil
+	out := e.Bytes()
+	if err := e.Close(); err != nil {
+		return nil, warnings, fmt.Errorf("write snapshot: %w", err)
+	}
+	return out, warnings, nil
 }
 
 // Encode is Finish with the snapshot left as an *snapshot.Encoded, which a large
@@ -496,6 +512,7 @@ func (b *Builder) Encode() (snap *snapshot.Encoded, warnings []Problem, err erro
 			Message: fmt.Sprintf("dangling content reference %q: no such item", r.id)})
 	}
 	if len(b.problems) > 0 {
+		_ = b.w.Close() // the spool, which nothing will read; the problems are the news
 		return nil, warnings, &ValidationError{Problems: b.problems}
 	}
 	snap, err = b.w.EncodeOnce()
@@ -504,6 +521,10 @@ func (b *Builder) Encode() (snap *snapshot.Encoded, warnings []Problem, err erro
 	}
 	return snap, warnings, nil
 }
+
+// Close releases what a builder that was not encoded holds: the temporary file of a
+// spooling build. After Encode it does nothing (the snapshot holds the file then).
+func (b *Builder) Close() error { return b.w.Close() }
 
 // Stats returns the counts of the build so far.
 func (b *Builder) Stats() Stats { return b.stats }
