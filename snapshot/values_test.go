@@ -109,7 +109,15 @@ func checkRanksOrder(t *testing.T, f *Field, n int) {
 	}
 	bounds := func(doc int) (lo, hi bound) {
 		for _, v := range f.Values(nil, doc) {
-			bv := buildValue{kind: v.Kind, num: v.Number, ms: v.Millis, b: v.Bool}
+			bv := buildValue{kind: v.Kind}
+			switch v.Kind {
+			case KindNumber:
+				bv.bits = math.Float64bits(v.Number)
+			case KindDate:
+				bv.bits = uint64(v.Millis)
+			case KindBool:
+				bv.bits = uint64(boolInt(v.Bool))
+			}
 			if v.Kind == KindString {
 				bv.str = f.Keyword().Term(int(v.Ord))
 			}

@@ -20,13 +20,13 @@ func compareValues(a, b buildValue) int {
 	}
 	switch a.kind {
 	case KindNumber:
-		return cmp.Compare(a.num, b.num)
+		return cmp.Compare(a.num(), b.num())
 	case KindDate:
-		return cmp.Compare(a.ms, b.ms)
+		return cmp.Compare(a.ms(), b.ms())
 	case KindString:
 		return strings.Compare(a.str, b.str)
 	default:
-		return boolInt(a.b) - boolInt(b.b)
+		return boolInt(a.b()) - boolInt(b.b())
 	}
 }
 

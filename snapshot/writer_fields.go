@@ -189,7 +189,7 @@ func prepareDict(dicts []map[string]*postingBuf, positions bool, n int, norms []
 		for r, run := range runs {
 			if len(run) > 0 && run[0].term == term {
 				lists = append(lists, run[0].pb)
-				df += run[0].pb.df
+				df += int(run[0].pb.df)
 				runs[r] = run[1:]
 			}
 		}

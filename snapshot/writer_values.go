@@ -155,7 +155,7 @@ func itemRanks(fp fieldParts, n int, tableOf, tieRanks []uint32) (asc, desc []ui
 // (only -0 and 0 compare equal with different bits).
 func compareExact(a, b buildValue) int {
 	if a.kind == KindNumber && b.kind == KindNumber {
-		x, y := math.Float64bits(a.num), math.Float64bits(b.num)
+		x, y := a.bits, b.bits
 		switch {
 		case x < y:
 			return -1
@@ -224,16 +224,34 @@ func appendTable(dst []byte, table []*buildValue, ords map[string]uint32, identi
 	for _, v := range table {
 		switch v.kind {
 		case KindNumber:
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.num))
+			dst = binary.LittleEndian.AppendUint64(dst, v.bits)
 		case KindDate:
-			dst = binary.LittleEndian.AppendUint64(dst, uint64(v.ms))
+			dst = binary.LittleEndian.AppendUint64(dst, v.bits)
 		case KindString:
 			if !identity {
 				dst = binary.LittleEndian.AppendUint32(dst, ords[v.str])
 			}
 		case KindBool:
-			dst = append(dst, byte(boolInt(v.b)))
+			dst = append(dst, byte(v.bits))
 		}
 	}
 	return dst
 }
+
+// buildValue is one typed scalar of a field while the snapshot is built. There is one
+// per value of every item, the largest share of a build's memory after the postings:
+// the number, instant or boolean share one word (32 bytes a value instead of 48).
+type buildValue struct {
+	str  string // KindString, KindDate (raw text, for the keyword form)
+	bits uint64 // KindNumber: the float64's bits; KindDate: the instant in ms; KindBool: 0 or 1
+	kind ValueKind
+}
+
+// num is a KindNumber value's number.
+func (v *buildValue) num() float64 { return math.Float64frombits(v.bits) }
+
+// ms is a KindDate value's instant, in milliseconds since the Unix epoch.
+func (v *buildValue) ms() int64 { return int64(v.bits) }
+
+// b is a KindBool value's boolean.
+func (v *buildValue) b() bool { return v.bits != 0 }
