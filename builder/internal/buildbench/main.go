@@ -2,7 +2,10 @@
 // given sizes (builder gen, seed 1) and times `builder build` on each as a child
 // process, reading its peak resident memory from the kernel. With --baseline it builds
 // each environment with a second builder binary in the same run, so that the two
-// compare on the same machine at the same moment. It prints the rates beside the
+// compare on the same machine at the same moment; --rounds repeats the pair, each
+// round in the other order than the one before (on this kind of machine whichever
+// builds first was measured ~1.1x slower, so one order alone misleads), and the ratio
+// is of the means. It prints the rates beside the
 // targets: 20,000 items/s at 100k items, and 2 GB of peak memory for 1M items (2 KB
 // per item).
 package main
@@ -39,14 +42,15 @@ func main() {
 	sizes := flag.String("items", "100000", "comma-separated environment `sizes`")
 	dir := flag.String("dir", "build/bench/builder", "`folder` for the generated inputs and the snapshots")
 	out := flag.String("out", "", "also write the results as JSON to `FILE`")
+	rounds := flag.Int("rounds", 1, "how many times to build each environment with each builder, alternating their order")
 	flag.Parse()
-	if err := run(*builder, *baseline, *sizes, *dir, *out); err != nil {
+	if err := run(*builder, *baseline, *sizes, *dir, *out, max(1, *rounds)); err != nil {
 		fmt.Fprintln(os.Stderr, "buildbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(builder, baseline, sizes, dir, out string) error {
+func run(builder, baseline, sizes, dir, out string, rounds int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -69,26 +73,34 @@ func run(builder, baseline, sizes, dir, out string) error {
 		if baseline != "" {
 			bins = append(bins, baseline)
 		}
-		var first result
-		for i, bin := range bins {
-			r, err := measure(bin, input, filepath.Join(dir, fmt.Sprintf("snap-%d-%d.snap", n, i)), n)
-			if err != nil {
-				return err
+		var sums [2]result // per binary, over the rounds
+		for round := range rounds {
+			for k := range bins {
+				i := k
+				if round%2 == 1 {
+					i = len(bins) - 1 - k
+				}
+				r, err := measure(bins[i], input, filepath.Join(dir, fmt.Sprintf("snap-%d-%d.snap", n, i)), n)
+				if err != nil {
+					return err
+				}
+				name := "builder"
+				if i > 0 {
+					name = "baseline"
+				}
+				fmt.Printf("%-10s %8d %9.1f %9.1f %11.0f %13.0f %14.2f %10.2f\n", name, n, r.Seconds, r.CPUSeconds, r.ItemsPerSec, r.PeakRSSMiB, r.RSSPerItemKB, r.SnapshotMiB/r.InputMiB)
+				sums[i].Seconds += r.Seconds
+				sums[i].CPUSeconds += r.CPUSeconds
+				sums[i].PeakRSSMiB += r.PeakRSSMiB
+				results = append(results, r)
 			}
-			name := "builder"
-			if i > 0 {
-				name = "baseline"
-			}
-			fmt.Printf("%-10s %8d %9.1f %9.1f %11.0f %13.0f %14.2f %10.2f\n", name, n, r.Seconds, r.CPUSeconds, r.ItemsPerSec, r.PeakRSSMiB, r.RSSPerItemKB, r.SnapshotMiB/r.InputMiB)
-			if i == 0 {
-				first = r
-			} else {
-				// On a shared machine the wall-clock ratio says as much about the other
-				// processes as about the builders: the CPU time ratio does not.
-				fmt.Printf("builder / baseline at %d items: %.2fx the speed, %.2fx the CPU time, %.2fx the peak memory\n",
-					n, first.ItemsPerSec/r.ItemsPerSec, first.CPUSeconds/r.CPUSeconds, first.PeakRSSMiB/r.PeakRSSMiB)
-			}
-			results = append(results, r)
+		}
+		if len(bins) == 2 {
+			// On a shared machine the wall-clock ratio says as much about the other
+			// processes as about the builders: the CPU time ratio does not.
+			b, a := sums[0], sums[1]
+			fmt.Printf("builder / baseline at %d items, mean of %d %s: %.2fx the speed, %.2fx the CPU time, %.2fx the peak memory\n",
+				n, rounds, plural(rounds, "round", "rounds"), a.Seconds/b.Seconds, b.CPUSeconds/a.CPUSeconds, b.PeakRSSMiB/a.PeakRSSMiB)
 		}
 	}
 	fmt.Println("targets: >= 20,000 items/s at 100k items; peak RSS <= 2 GB for 1M items (2.0 KB per item)")
@@ -129,4 +141,12 @@ func measure(bin, input, snap string, n int) (result, error) {
 	}
 	os.Remove(snap)
 	return r, nil
+}
+
+// plural returns one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
