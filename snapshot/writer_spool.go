@@ -29,7 +29,7 @@ import (
 // it has been written. A writer that is not encoded is closed with Close.
 func (w *Writer) SpoolTo(dir string) error {
 	if len(w.items) > 0 || w.spool != nil || w.spent {
-		return errors.New("snapshot writer: SpoolTo must come before the first item")
+		return errors.New("snapshot writer: SpoolTo must come once, before the first item")
 	}
 	s, err := newSpool(dir)
 	if err != nil {
@@ -39,9 +39,9 @@ func (w *Writer) SpoolTo(dir string) error {
 	return nil
 }
 
-// Close releases the spool of a writer that will not be encoded. The writer cannot be
-// used afterwards. Closing a writer without a spool, or one already encoded, does
-// nothing.
+// Close spends the writer, which cannot be used afterwards, and releases its spool if
+// it has one that no Encoded has taken over (a spooling writer that will not be
+// encoded must be closed).
 func (w *Writer) Close() error {
 	w.spent = true
 	w.items, w.ids = nil, nil
