@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -64,6 +66,14 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 		}
 	}
 
+	if os.Getenv("GOGC") == "" {
+		// A build's memory is mostly the index it is building, all of it live until the
+		// end: the collector's default goal (twice the live heap) only lets the peak grow.
+		// Half that headroom, measured at 100k generated items over interleaved runs:
+		// 0.76-0.78x the peak memory for 1.0-1.06x the CPU time (a quarter: 0.70x the
+		// memory for 1.15x the CPU). GOGC, when set, still decides.
+		debug.SetGCPercent(50)
+	}
 	stderr := std.stderr
 	start := time.Now()
 	pr := newProgress(stderr)
