@@ -99,7 +99,7 @@ func modelPositions(r *rand.Rand, freq int, huge bool) []int {
 // encodePostings records items as the indexing pass does, cut into ranges at cuts (item
 // indexes), and lays them out as one list.
 func encodePostings(items []postingItem, text bool, cuts ...int) []byte {
-	var lists []*postingBuf
+	var lists [][]byte
 	bounds := append(append([]int{0}, cuts...), len(items))
 	for k := 1; k < len(bounds); k++ {
 		pb := &postingBuf{}
@@ -110,7 +110,7 @@ func encodePostings(items []postingItem, text bool, cuts ...int) []byte {
 			}
 		}
 		if pb.df > 0 {
-			lists = append(lists, pb)
+			lists = append(lists, pb.buf)
 		}
 	}
 	w := postingsWriter{positions: text}

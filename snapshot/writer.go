@@ -310,6 +310,10 @@ type fieldBuilder struct {
 
 	keywords map[string]*postingBuf
 
+	// frozenText and frozenKeywords are terms and keywords once the range is indexed
+	// (freeze): the maps are let go of then.
+	frozenText, frozenKeywords frozenDict
+
 	values    valueColumn
 	hasValues bool
 

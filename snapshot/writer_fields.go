@@ -6,11 +6,7 @@
 
 package snapshot
 
-import (
-	"encoding/binary"
-	"slices"
-	"strings"
-)
+import "encoding/binary"
 
 // fieldSections are the sections that index the fields: the field directory (dir)
 // and the sections its entries point into.
@@ -105,14 +101,18 @@ func (s *fieldSections) reserve(fields []preparedField) {
 // consecutive ranges, and releases the builders' maps.
 func prepareField(fp fieldParts, n int) preparedField {
 	f := preparedField{name: fp[0].name, flags: fp.flags()}
-	var terms, keywords []map[string]*postingBuf
+	var terms, keywords []*frozenDict
 	for _, p := range fp {
 		f.docCount += p.docCount
 		f.textDocs += p.textDocs
 		f.sumTTF += p.sumTTF
-		terms, keywords = append(terms, p.terms), append(keywords, p.keywords)
-		p.terms, p.keywords = nil, nil
+		terms, keywords = append(terms, &p.frozenText), append(keywords, &p.frozenKeywords)
 	}
+	defer func() {
+		for _, p := range fp {
+			p.frozenText, p.frozenKeywords = frozenDict{}, frozenDict{}
+		}
+	}()
 	if f.flags&fieldHasText != 0 {
 		f.norms = fp.norms(n)
 		f.text = prepareDict(terms, true, n, f.norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)))
@@ -149,48 +149,42 @@ func (fp fieldParts) norms(n int) []byte {
 	return out
 }
 
-// prepareDict sorts a dictionary's terms and lays out their postings lists, from the
+// prepareDict lays out a dictionary's terms and their postings lists, from the frozen
 // dictionaries of consecutive ranges of items; positions says whether it is a text
 // dictionary (frequencies and positions) or a keyword one. The common terms' lists of
 // a collection of n items are also kept as bitmaps and, for text, impacts, which need
 // the field's length bytes (norms) and average length (avgdl). Each range's terms are
-// sorted on their own and the runs merged, a term's lists taken in range order: no
-// term is looked up in a map again.
-func prepareDict(dicts []map[string]*postingBuf, positions bool, n int, norms []byte, avgdl float64) preparedDict {
+// sorted already (freeze): the runs are merged, a term's lists taken in range order.
+func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl float64) preparedDict {
 	var d preparedDict
-	runs := make([][]termList, len(dicts))
 	size, total := 0, 0
-	for r, dict := range dicts {
-		run := make([]termList, 0, len(dict))
-		for term, pb := range dict {
-			run = append(run, termList{term, pb})
-			size += binary.MaxVarintLen64 + len(pb.buf)
-		}
-		slices.SortFunc(run, func(a, b termList) int { return strings.Compare(a.term, b.term) })
-		runs[r], total = run, total+len(run)
+	for _, dict := range dicts {
+		size += len(dict.lists) + binary.MaxVarintLen64*len(dict.terms)
+		total += len(dict.terms)
 	}
+	next := make([]int, len(dicts)) // per run, its next term
 	d.terms = make([]string, 0, total)
 	d.starts = make([]uint32, 0, total+1)
 	d.postings = make([]byte, 0, size)
-	lists := make([]*postingBuf, 0, len(dicts))
+	lists := make([][]byte, 0, len(dicts))
 	pw := postingsWriter{positions: positions, items: n, norms: norms, avgdl: avgdl}
 	for {
 		// The smallest term at the head of a run, then its lists in range order.
 		term, found := "", false
-		for _, run := range runs {
-			if len(run) > 0 && (!found || run[0].term < term) {
-				term, found = run[0].term, true
+		for r, dict := range dicts {
+			if k := next[r]; k < len(dict.terms) && (!found || dict.terms[k] < term) {
+				term, found = dict.terms[k], true
 			}
 		}
 		if !found {
 			break
 		}
 		lists, df := lists[:0], 0
-		for r, run := range runs {
-			if len(run) > 0 && run[0].term == term {
-				lists = append(lists, run[0].pb)
-				df += int(run[0].pb.df)
-				runs[r] = run[1:]
+		for r, dict := range dicts {
+			if k := next[r]; k < len(dict.terms) && dict.terms[k] == term {
+				lists = append(lists, dict.list(k))
+				df += int(dict.dfs[k])
+				next[r]++
 			}
 		}
 		d.terms = append(d.terms, term)
@@ -204,12 +198,6 @@ func prepareDict(dicts []map[string]*postingBuf, positions bool, n int, norms []
 	return d
 }
 
-// termList is a term and its postings in one range of items.
-type termList struct {
-	term string
-	pb   *postingBuf
-}
-
 // flags returns the field's directory flags: where it is and which index structures
 // it has.
 func (fp fieldParts) flags() uint64 {
@@ -218,10 +206,10 @@ func (fp fieldParts) flags() uint64 {
 		flags |= fieldTopLevel
 	}
 	for _, fb := range fp {
-		if len(fb.terms) > 0 {
+		if len(fb.terms) > 0 || len(fb.frozenText.terms) > 0 {
 			flags |= fieldHasText
 		}
-		if len(fb.keywords) > 0 {
+		if len(fb.keywords) > 0 || len(fb.frozenKeywords.terms) > 0 {
 			flags |= fieldHasKeyword
 		}
 		if fb.hasValues {

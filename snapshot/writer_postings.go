@@ -35,7 +35,7 @@ type postingsWriter struct {
 // appendPostingList appends one term's postings list, which openPostings reads, from
 // its buffers of consecutive ranges of items (df items in all). The blocks run across
 // the ranges' bounds: the list is the same whichever ranges the items were indexed in.
-func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df int) []byte {
+func (w *postingsWriter) appendPostingList(dst []byte, lists [][]byte, df int) []byte {
 	r := postingReader{lists: lists, positions: w.positions}
 	w.doc, w.grp, w.bitmap, w.impacts = w.doc[:0], w.grp[:0], nil, nil
 	impacts := false
@@ -110,7 +110,7 @@ func (w *postingsWriter) appendPostingList(dst []byte, lists []*postingBuf, df i
 
 // postingReader reads a term's items back from its buffers of consecutive ranges.
 type postingReader struct {
-	lists     []*postingBuf
+	lists     [][]byte // postingBuf.buf of each range
 	buf       []byte // the rest of the current buffer
 	doc       int    // the current buffer's last item read
 	positions bool
@@ -121,7 +121,7 @@ type postingReader struct {
 // to be read next.
 func (r *postingReader) next() (doc, freq int) {
 	for len(r.buf) == 0 {
-		r.buf, r.doc, r.lists = r.lists[0].buf, 0, r.lists[1:]
+		r.buf, r.doc, r.lists = r.lists[0], 0, r.lists[1:]
 	}
 	r.doc += int(r.uvarint())
 	if r.bitmap != nil {
