@@ -446,7 +446,7 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	b.section(secBodyDict, p.dict)
 	b.section(secIDs, ids)
 	b.section(secIDOffsets, idOffs)
-	fs := buildFieldSections(fields, itemIDs(items))
+	fs := buildFieldSections(fields, itemIDs(items), sp)
 	for _, s := range []struct {
 		name string
 		data []byte

@@ -6,7 +6,10 @@
 
 package snapshot
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // fieldSections are the sections that index the fields: the field directory (dir)
 // and the sections its entries point into.
@@ -54,7 +57,7 @@ type denseList struct {
 // buildFieldSections writes the directory entry and index structures of every field,
 // in name order, for the items whose ContentIDs are ids. The fields' builders are
 // released as they are encoded.
-func buildFieldSections(fields map[string]fieldParts, ids []string) fieldSections {
+func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) fieldSections {
 	n := len(ids)
 	names := sortedKeys(fields)
 	builders := make([]fieldParts, len(names))
@@ -64,7 +67,7 @@ func buildFieldSections(fields map[string]fieldParts, ids []string) fieldSection
 	}
 	prepared := make([]preparedField, len(names))
 	forEachIndex(len(names), func(i int) {
-		prepared[i] = prepareField(builders[i], n)
+		prepared[i] = prepareField(builders[i], n, sp)
 		builders[i] = nil
 	})
 	s := fieldSections{ids: ids}
@@ -98,15 +101,16 @@ func (s *fieldSections) reserve(fields []preparedField) {
 }
 
 // prepareField encodes one field's structures for n items, from its builders of
-// consecutive ranges, and releases the builders' maps.
-func prepareField(fp fieldParts, n int) preparedField {
+// consecutive ranges (their dictionaries read back from sp if spilled), and releases
+// the builders' dictionaries.
+func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 	f := preparedField{name: fp[0].name, flags: fp.flags()}
 	var terms, keywords []*frozenDict
 	for _, p := range fp {
 		f.docCount += p.docCount
 		f.textDocs += p.textDocs
 		f.sumTTF += p.sumTTF
-		terms, keywords = append(terms, &p.frozenText), append(keywords, &p.frozenKeywords)
+		terms, keywords = append(terms, p.frozenText.load(sp)), append(keywords, p.frozenKeywords.load(sp))
 	}
 	defer func() {
 		for _, p := range fp {
@@ -157,10 +161,12 @@ func (fp fieldParts) norms(n int) []byte {
 // sorted already (freeze): the runs are merged, a term's lists taken in range order.
 func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl float64) preparedDict {
 	var d preparedDict
-	size, total := 0, 0
+	size, total, copyTerms := 0, 0, false
 	for _, dict := range dicts {
 		size += len(dict.lists) + binary.MaxVarintLen64*len(dict.terms)
 		total += len(dict.terms)
+		// The prepared dictionary keeps its terms until the sections are laid out.
+		copyTerms = copyTerms || dict.views
 	}
 	next := make([]int, len(dicts)) // per run, its next term
 	d.terms = make([]string, 0, total)
@@ -187,6 +193,9 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 				next[r]++
 			}
 		}
+		if copyTerms {
+			term = strings.Clone(term)
+		}
 		d.terms = append(d.terms, term)
 		d.starts = append(d.starts, uint32(len(d.postings)))
 		d.postings = pw.appendPostingList(d.postings, lists, df)
@@ -206,10 +215,10 @@ func (fp fieldParts) flags() uint64 {
 		flags |= fieldTopLevel
 	}
 	for _, fb := range fp {
-		if len(fb.terms) > 0 || len(fb.frozenText.terms) > 0 {
+		if len(fb.terms) > 0 || fb.frozenText.count > 0 {
 			flags |= fieldHasText
 		}
-		if len(fb.keywords) > 0 || len(fb.frozenKeywords.terms) > 0 {
+		if len(fb.keywords) > 0 || fb.frozenKeywords.count > 0 {
 			flags |= fieldHasKeyword
 		}
 		if fb.hasValues {

@@ -101,64 +101,9 @@ func indexRange(src itemSource, lo, hi int, release bool) indexedRange {
 		}
 	}
 	for _, fb := range out.fields {
-		fb.freeze()
+		fb.freeze(src.spool)
 	}
 	return out
-}
-
-// frozenDict is one range's dictionary of a field once the range is indexed: its terms
-// sorted, and their postings buffers (postingBuf.buf) laid end to end in term order.
-// The maps and postingBuf records it replaces take ~100 bytes more a term, and hold the
-// pointers the collector walks; the encoders read the terms in order anyway.
-type frozenDict struct {
-	terms []string
-	lists []byte
-	ends  []int    // term i's buffer is lists[ends[i-1]:ends[i]]
-	dfs   []uint32 // term i's item count
-}
-
-// list returns term i's postings buffer.
-func (d *frozenDict) list(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = d.ends[i-1]
-	}
-	return d.lists[start:d.ends[i]]
-}
-
-// freeze replaces the builder's term and keyword maps, once its range is indexed, by
-// their frozen form.
-func (fb *fieldBuilder) freeze() {
-	fb.frozenText, fb.frozenKeywords = freezeDict(fb.terms), freezeDict(fb.keywords)
-	fb.terms, fb.keywords = nil, nil
-}
-
-// freezeDict returns dict's frozen form.
-func freezeDict(dict map[string]*postingBuf) frozenDict {
-	if len(dict) == 0 {
-		return frozenDict{}
-	}
-	run := make([]termList, 0, len(dict))
-	size := 0
-	for term, pb := range dict {
-		run = append(run, termList{term, pb})
-		size += len(pb.buf)
-	}
-	slices.SortFunc(run, func(a, b termList) int { return strings.Compare(a.term, b.term) })
-	d := frozenDict{terms: make([]string, len(run)), lists: make([]byte, 0, size),
-		ends: make([]int, len(run)), dfs: make([]uint32, len(run))}
-	for i, tl := range run {
-		d.terms[i] = tl.term
-		d.lists = append(d.lists, tl.pb.buf...)
-		d.ends[i], d.dfs[i] = len(d.lists), tl.pb.df
-	}
-	return d
-}
-
-// termList is a term and its postings in one range of items.
-type termList struct {
-	term string
-	pb   *postingBuf
 }
 
 // forEachIndex calls fn(i) for every i in [0, count), on every core.
