@@ -111,8 +111,8 @@ func (w *postingsWriter) appendPostingList(dst []byte, lists [][]byte, df int) [
 // postingReader reads a term's items back from its buffers of consecutive ranges.
 type postingReader struct {
 	lists     [][]byte // postingBuf.buf of each range
-	buf       []byte // the rest of the current buffer
-	doc       int    // the current buffer's last item read
+	buf       []byte   // the rest of the current buffer
+	doc       int      // the current buffer's last item read
 	positions bool
 	bitmap    []byte // when set, every item read is added to it
 }
