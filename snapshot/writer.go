@@ -449,19 +449,19 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	fs := buildFieldSections(fields, itemIDs(items), sp)
 	for _, s := range []struct {
 		name string
-		data []byte
-	}{{secTerms, fs.terms}, {secPostings, fs.postings}, {secDocValues, fs.docvalues}} {
-		if uint64(len(s.data)) > math.MaxUint32 {
+		size int
+	}{{secTerms, len(fs.terms)}, {secPostings, fs.postings.size}, {secDocValues, fs.docvalues.size}} {
+		if uint64(s.size) > math.MaxUint32 {
 			return nil, fmt.Errorf("the %s section exceeds 4 GiB, the limit of snapshot format %d", s.name, MajorVersion)
 		}
 	}
 	b.section(secFields, fs.dir)
 	b.section(secTermHeads, termHeads(fs.terms))
 	b.pagedSection(secTerms, fs.terms)
-	b.pagedSection(secPostings, fs.postings)
-	b.section(secNorms, fs.norms)
-	b.section(secDocValues, fs.docvalues)
-	b.section(secPerms, fs.perms)
+	b.pagedSection(secPostings, fs.postings.parts...)
+	b.section(secNorms, fs.norms.parts...)
+	b.section(secDocValues, fs.docvalues.parts...)
+	b.section(secPerms, fs.perms.parts...)
 	if sets := &fs.dense.docSets; len(sets.records) > 0 {
 		b.section(secDocSets, sets.head((n+63)/64))
 		b.pagedSection(secDocSetBitmaps, sets.records...)

@@ -7,6 +7,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 )
@@ -18,8 +19,25 @@ type fieldSections struct {
 	// to the ids section instead of storing them again (termdict.go, kind 2).
 	ids []string
 
-	dir, terms, postings, norms, docvalues, perms []byte
-	dense                                         denseTables
+	dir, terms                        []byte
+	postings, norms, docvalues, perms sectionPieces
+	dense                             denseTables
+}
+
+// sectionPieces is a section kept as the fields' own slices, laid end to end when the
+// file is written: a large build then holds each field's bytes once, not also in a
+// copy of the whole section.
+type sectionPieces struct {
+	parts [][]byte
+	size  int
+}
+
+// add appends b to the section.
+func (p *sectionPieces) add(b []byte) {
+	if len(b) > 0 {
+		p.parts = append(p.parts, b)
+		p.size += len(b)
+	}
 }
 
 // preparedField is one field's encoded structures, with offsets relative to its own
@@ -71,7 +89,7 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 		builders[i] = nil
 	})
 	s := fieldSections{ids: ids}
-	s.reserve(prepared)
+	s.reserveTerms(prepared)
 	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
 	for i := range prepared {
 		s.addField(&prepared[i])
@@ -80,24 +98,17 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 	return s
 }
 
-// reserve sizes the sections for the prepared fields, so that appending never copies.
-func (s *fieldSections) reserve(fields []preparedField) {
-	var terms, postings, norms, docvalues, perms int
+// reserveTerms sizes the terms section for the prepared fields, so that appending
+// never copies.
+func (s *fieldSections) reserveTerms(fields []preparedField) {
+	var terms int
 	for i := range fields {
 		f := &fields[i]
 		for _, d := range [...]*preparedDict{&f.text, &f.keyword} {
 			terms += 3 + termDictSize(d, s.ids) // 3: the most alignment before it
-			postings += len(d.postings)
 		}
-		norms += len(f.norms)
-		docvalues += len(f.docvalues)
-		perms += len(f.permAsc) + len(f.permDesc)
 	}
 	s.terms = make([]byte, 0, terms)
-	s.postings = make([]byte, 0, postings)
-	s.norms = make([]byte, 0, norms)
-	s.docvalues = make([]byte, 0, docvalues)
-	s.perms = make([]byte, 0, perms)
 }
 
 // prepareField encodes one field's structures for n items, from its builders of
@@ -111,10 +122,11 @@ func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 		f.textDocs += p.textDocs
 		f.sumTTF += p.sumTTF
 		terms, keywords = append(terms, p.frozenText.load(sp)), append(keywords, p.frozenKeywords.load(sp))
+		p.values.load(sp)
 	}
 	defer func() {
 		for _, p := range fp {
-			p.frozenText, p.frozenKeywords = frozenDict{}, frozenDict{}
+			p.frozenText, p.frozenKeywords, p.values = frozenDict{}, frozenDict{}, valueColumn{}
 		}
 	}()
 	if f.flags&fieldHasText != 0 {
@@ -204,6 +216,11 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 		}
 	}
 	d.starts = append(d.starts, uint32(len(d.postings)))
+	// The lists are kept until the file is written (sectionPieces): not the room
+	// reserved for them, an upper bound.
+	if cap(d.postings)-len(d.postings) > len(d.postings)/8 {
+		d.postings = bytes.Clone(d.postings)
+	}
 	return d
 }
 
@@ -244,24 +261,25 @@ func (s *fieldSections) addField(f *preparedField) {
 	s.dir = binary.AppendUvarint(s.dir, uint64(f.docCount))
 	if f.flags&fieldHasText != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.text, s.ids, &s.dense)
-		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), len(s.norms))
-		s.norms = append(s.norms, f.norms...)
+		s.terms, off, size = appendTermDict(s.terms, s.postings.size, &f.text, s.ids, &s.dense)
+		s.postings.add(f.text.postings)
+		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), s.norms.size)
+		s.norms.add(f.norms)
 	}
 	if f.flags&fieldHasKeyword != 0 {
 		var off, size int
-		s.terms, s.postings, off, size = appendTermDict(s.terms, s.postings, &f.keyword, s.ids, &s.dense)
+		s.terms, off, size = appendTermDict(s.terms, s.postings.size, &f.keyword, s.ids, &s.dense)
+		s.postings.add(f.keyword.postings)
 		s.dir = appendUvarints(s.dir, off, size)
 	}
 	if f.flags&fieldHasValues != 0 {
-		dvOff := len(s.docvalues)
-		s.docvalues = append(s.docvalues, f.docvalues...)
-		s.dir = appendUvarints(s.dir, dvOff, len(s.docvalues)-dvOff)
+		s.dir = appendUvarints(s.dir, s.docvalues.size, len(f.docvalues))
+		s.docvalues.add(f.docvalues)
 		if f.flags&fieldHasPerms != 0 {
-			s.dir = appendUvarints(s.dir, len(s.perms))
-			s.perms = append(s.perms, f.permAsc...)
-			s.dir = appendUvarints(s.dir, len(s.perms))
-			s.perms = append(s.perms, f.permDesc...)
+			s.dir = appendUvarints(s.dir, s.perms.size)
+			s.perms.add(f.permAsc)
+			s.dir = appendUvarints(s.dir, s.perms.size)
+			s.perms.add(f.permDesc)
 		}
 	}
 }

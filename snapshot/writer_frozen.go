@@ -56,6 +56,7 @@ func (fb *fieldBuilder) freeze(sp *spool) {
 	if sp != nil {
 		fb.frozenText.spill(sp)
 		fb.frozenKeywords.spill(sp)
+		fb.values.spill(sp)
 	}
 }
 
@@ -148,4 +149,126 @@ func (d *frozenDict) load(sp *spool) *frozenDict {
 	}
 	out.lists = b
 	return out
+}
+
+// spill moves a range's value column to sp, once the range is indexed: the item ends
+// and the values as uvarints and bytes (load reads them back). A column past 4 GiB of
+// values stays in memory.
+func (c *valueColumn) spill(sp *spool) {
+	if len(c.ends) == 0 || len(c.vals) > math.MaxUint32 {
+		return
+	}
+	size := 2*binary.MaxVarintLen64 + binary.MaxVarintLen32*len(c.ends)
+	for i := range c.vals {
+		size += 1 + 8 + binary.MaxVarintLen64 + len(c.vals[i].str)
+	}
+	out := make([]byte, 0, size)
+	out = binary.AppendUvarint(out, uint64(len(c.ends)))
+	out = binary.AppendUvarint(out, uint64(len(c.vals)))
+	prev := uint32(0)
+	for _, e := range c.ends {
+		out = binary.AppendUvarint(out, uint64(e-prev))
+		prev = e
+	}
+	for i := range c.vals {
+		v := &c.vals[i]
+		out = append(out, byte(v.kind))
+		switch v.kind {
+		case KindNumber, KindDate:
+			out = binary.LittleEndian.AppendUint64(out, v.bits)
+		case KindBool:
+			out = append(out, byte(v.bits))
+		}
+		if v.kind == KindString || v.kind == KindDate {
+			out = binary.AppendUvarint(out, uint64(len(v.str)))
+			out = append(out, v.str...)
+		}
+	}
+	c.spilledAt, c.spilledSize, c.spilledEnds = sp.store(out), len(out), len(c.ends)
+	c.vals, c.ends = nil, nil
+}
+
+// load reads a spilled column back from sp, its strings views of the bytes read (the
+// column is let go of once its field is encoded). A column read wrong (the spool
+// failed, which Encode reports) reads as having no values.
+func (c *valueColumn) load(sp *spool) {
+	if c.spilledSize == 0 {
+		return
+	}
+	b := sp.read(c.spilledAt, c.spilledSize, nil)
+	c.spilledSize = 0
+	r := uvarintReader{b: b}
+	ends, count := r.next(), r.next()
+	if r.bad || ends != uint64(c.spilledEnds) || count > uint64(len(b)) {
+		return
+	}
+	c.ends, c.vals = make([]uint32, ends), make([]buildValue, count)
+	end := uint32(0)
+	for i := range c.ends {
+		end += uint32(r.next())
+		c.ends[i] = end
+	}
+	for i := range c.vals {
+		v := &c.vals[i]
+		v.kind = ValueKind(r.byte())
+		switch v.kind {
+		case KindNumber, KindDate:
+			v.bits = r.u64()
+		case KindBool:
+			v.bits = uint64(r.byte())
+		}
+		if v.kind == KindString || v.kind == KindDate {
+			v.str = r.str(int(r.next()))
+		}
+	}
+	if r.bad || end != uint32(len(c.vals)) {
+		c.ends, c.vals = nil, nil
+	}
+}
+
+// uvarintReader reads what spill wrote; past the end or on a bad uvarint it sets bad
+// and reads zeros.
+type uvarintReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *uvarintReader) next() uint64 {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+func (r *uvarintReader) byte() byte {
+	if len(r.b) < 1 {
+		r.bad = true
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *uvarintReader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *uvarintReader) str(n int) string {
+	if n < 0 || n > len(r.b) {
+		r.bad = true
+		return ""
+	}
+	s := unsafe.String(unsafe.SliceData(r.b), n)
+	r.b = r.b[n:]
+	return s
 }

@@ -136,6 +136,10 @@ func newFieldBuilder(path string, base, span int) *fieldBuilder {
 type valueColumn struct {
 	vals []buildValue
 	ends []uint32
+	// spilledAt and spilledSize place the column in the spool when it was spilled
+	// (writer_frozen.go), with spilledEnds items.
+	spilledAt                int64
+	spilledSize, spilledEnds int
 }
 
 // pad gives the items before item i that have no entry yet no values, so that item

@@ -10,12 +10,13 @@ import (
 )
 
 // appendTermDict appends a sorted term dictionary (termdict.go has the layout) to terms,
-// 4-byte aligned, and its postings lists to postings, and returns both with the
-// dictionary's offset and size in terms. Postings offsets in the block index are
-// absolute in the postings section. A dictionary whose terms are ids, the items'
+// 4-byte aligned, and returns it with the dictionary's offset and size in terms; the
+// caller appends the dictionary's postings lists to the postings section, which holds
+// postingsLen bytes before them. Postings offsets in the block index are absolute in
+// the postings section. A dictionary whose terms are ids, the items'
 // ContentIDs in item order, is written as a reference to section ids (kind 2). The
 // dictionary's bitmaps and impacts go to dense, at their lists' offsets.
-func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, dense *denseTables) ([]byte, []byte, int, int) {
+func appendTermDict(terms []byte, postingsLen int, d *preparedDict, ids []string, dense *denseTables) ([]byte, int, int) {
 	for len(terms)%4 != 0 {
 		terms = append(terms, 0)
 	}
@@ -31,7 +32,7 @@ func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, dense
 	index := len(terms)
 	terms = append(terms, make([]byte, 8*(blockCount(n)+1))...)
 	blocks := len(terms)
-	base := uint32(len(postings))
+	base := uint32(postingsLen)
 	setEntry := func(b, term int) { // block b starts here, with term's postings list
 		binary.LittleEndian.PutUint32(terms[index+8*b:], uint32(len(terms)-blocks))
 		binary.LittleEndian.PutUint32(terms[index+8*b+4:], base+d.starts[term])
@@ -54,8 +55,7 @@ func appendTermDict(terms, postings []byte, d *preparedDict, ids []string, dense
 			dense.impacts.add(base+d.starts[l.term], l.impacts)
 		}
 	}
-	postings = append(postings, d.postings...)
-	return terms, postings, off, len(terms) - off
+	return terms, off, len(terms) - off
 }
 
 // appendTermEntry appends term k's entry up to its postings list length: whole at the
