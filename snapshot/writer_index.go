@@ -34,10 +34,16 @@ type indexedRange struct {
 // them. A range costs a builder per field and one more list per term to merge.
 const rangesPerCore = 4
 
+// maxItemsPerRange bounds a range, so that the ranges being indexed at once (one per
+// core) hold a bounded share of memory whatever the number of items: in a spooling
+// build a range's dictionaries and values leave memory as soon as it is indexed.
+const maxItemsPerRange = 32 << 10
+
 // indexRanges is how many ranges n items are indexed in: rangesPerCore per core, each of
-// at least minItemsPerRange items.
+// at least minItemsPerRange items, or more when they would pass maxItemsPerRange.
 func indexRanges(n int) int {
-	return max(1, min(rangesPerCore*runtime.GOMAXPROCS(0), n/minItemsPerRange))
+	perCore := min(rangesPerCore*runtime.GOMAXPROCS(0), n/minItemsPerRange)
+	return max(1, perCore, (n+maxItemsPerRange-1)/maxItemsPerRange)
 }
 
 // fieldParts are one field's builders of consecutive ranges of items, in item order
