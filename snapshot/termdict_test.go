@@ -60,7 +60,8 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 		ids = terms
 	}
 	termsSec, postingsSec := []byte{1, 2, 3, 4, 5}, []byte{9, 9, 9}
-	termsSec, off, size := appendTermDict(termsSec, len(postingsSec), &d, ids, &denseTables{})
+	dictBytes, off, size := appendTermDict(len(termsSec), len(postingsSec), &d, ids, &denseTables{})
+	termsSec = append(termsSec, dictBytes...)
 	postingsSec = append(postingsSec, d.postings...)
 	if off%4 != 0 || off+size != len(termsSec) {
 		t.Fatalf("dictionary at %d, %d bytes, in %d", off, size, len(termsSec))

@@ -450,24 +450,25 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	for _, s := range []struct {
 		name string
 		size int
-	}{{secTerms, len(fs.terms)}, {secPostings, fs.postings.size}, {secDocValues, fs.docvalues.size}} {
+	}{{secTerms, fs.terms.size}, {secPostings, fs.postings.size}, {secDocValues, fs.docvalues.size}} {
 		if uint64(s.size) > math.MaxUint32 {
 			return nil, fmt.Errorf("the %s section exceeds 4 GiB, the limit of snapshot format %d", s.name, MajorVersion)
 		}
 	}
+	b.sp = sp
 	b.section(secFields, fs.dir)
-	b.section(secTermHeads, termHeads(fs.terms))
+	b.section(secTermHeads, fs.heads.bytes())
 	b.pagedSection(secTerms, fs.terms)
-	b.pagedSection(secPostings, fs.postings.parts...)
-	b.section(secNorms, fs.norms.parts...)
-	b.section(secDocValues, fs.docvalues.parts...)
-	b.section(secPerms, fs.perms.parts...)
-	if sets := &fs.dense.docSets; len(sets.records) > 0 {
+	b.pagedSection(secPostings, fs.postings)
+	b.sectionOf(secNorms, fs.norms)
+	b.sectionOf(secDocValues, fs.docvalues)
+	b.sectionOf(secPerms, fs.perms)
+	if sets := &fs.dense.docSets; sets.count > 0 {
 		b.section(secDocSets, sets.head((n+63)/64))
-		b.pagedSection(secDocSetBitmaps, sets.records...)
+		b.pagedSection(secDocSetBitmaps, sets.records)
 	}
-	if impacts := fs.dense.impacts.pieces(impactWindows(n)); impacts != nil {
-		b.section(secImpacts, impacts...)
+	if impacts, ok := fs.dense.impacts.pieces(impactWindows(n)); ok {
+		b.sectionOf(secImpacts, impacts)
 	}
 	for i, d := range w.derived {
 		b.section(d.name, p.derived[i])

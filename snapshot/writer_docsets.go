@@ -21,29 +21,32 @@ type denseTables struct {
 // the postings section, in increasing order.
 type listTableWriter struct {
 	offsets []byte
-	records [][]byte
+	count   int
+	records sectionPieces // in the spool, in a spooling build
 }
 
 // add records rec for the list at offset off of the postings section, which must
 // follow those added before.
 func (w *listTableWriter) add(off uint32, rec []byte) {
 	w.offsets = binary.LittleEndian.AppendUint32(w.offsets, off)
-	w.records = append(w.records, rec)
+	w.count++
+	w.records.add(rec)
 }
 
-// pieces returns the section's bytes, as pieces laid end to end, for records of per
-// units each; nil when there is no record.
-func (w *listTableWriter) pieces(per int) [][]byte {
-	if len(w.records) == 0 {
-		return nil
+// pieces returns the section, its head then its records, for records of per units
+// each; ok is false when there is no record.
+func (w *listTableWriter) pieces(per int) (_ sectionPieces, ok bool) {
+	if w.count == 0 {
+		return sectionPieces{}, false
 	}
-	return append([][]byte{w.head(per)}, w.records...)
+	head := w.head(per)
+	return sectionPieces{parts: append([]piece{{b: head}}, w.records.parts...), size: len(head) + w.records.size}, true
 }
 
 // head returns the section's head alone (count, per, offsets, padding), for a table
 // whose records are a section of their own.
 func (w *listTableWriter) head(per int) []byte {
-	head := binary.LittleEndian.AppendUint32(nil, uint32(len(w.records)))
+	head := binary.LittleEndian.AppendUint32(nil, uint32(w.count))
 	head = binary.LittleEndian.AppendUint32(head, uint32(per))
 	head = append(head, w.offsets...)
 	return append(head, make([]byte, align8(len(head))-len(head))...)

@@ -19,25 +19,10 @@ type fieldSections struct {
 	// to the ids section instead of storing them again (termdict.go, kind 2).
 	ids []string
 
-	dir, terms                        []byte
-	postings, norms, docvalues, perms sectionPieces
-	dense                             denseTables
-}
-
-// sectionPieces is a section kept as the fields' own slices, laid end to end when the
-// file is written: a large build then holds each field's bytes once, not also in a
-// copy of the whole section.
-type sectionPieces struct {
-	parts [][]byte
-	size  int
-}
-
-// add appends b to the section.
-func (p *sectionPieces) add(b []byte) {
-	if len(b) > 0 {
-		p.parts = append(p.parts, b)
-		p.size += len(b)
-	}
+	dir                                      []byte
+	terms, postings, norms, docvalues, perms sectionPieces // in the spool, in a spooling build
+	heads                                    termHeadsWriter
+	dense                                    denseTables
 }
 
 // preparedField is one field's encoded structures, with offsets relative to its own
@@ -89,26 +74,15 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 		builders[i] = nil
 	})
 	s := fieldSections{ids: ids}
-	s.reserveTerms(prepared)
+	for _, p := range []*sectionPieces{&s.terms, &s.postings, &s.norms, &s.docvalues, &s.perms, &s.dense.docSets.records, &s.dense.impacts.records} {
+		p.sp = sp
+	}
 	s.dir = binary.AppendUvarint(s.dir, uint64(len(names)))
 	for i := range prepared {
 		s.addField(&prepared[i])
 		prepared[i] = preparedField{}
 	}
 	return s
-}
-
-// reserveTerms sizes the terms section for the prepared fields, so that appending
-// never copies.
-func (s *fieldSections) reserveTerms(fields []preparedField) {
-	var terms int
-	for i := range fields {
-		f := &fields[i]
-		for _, d := range [...]*preparedDict{&f.text, &f.keyword} {
-			terms += 3 + termDictSize(d, s.ids) // 3: the most alignment before it
-		}
-	}
-	s.terms = make([]byte, 0, terms)
 }
 
 // prepareField encodes one field's structures for n items, from its builders of
@@ -261,15 +235,13 @@ func (s *fieldSections) addField(f *preparedField) {
 	s.dir = binary.AppendUvarint(s.dir, uint64(f.docCount))
 	if f.flags&fieldHasText != 0 {
 		var off, size int
-		s.terms, off, size = appendTermDict(s.terms, s.postings.size, &f.text, s.ids, &s.dense)
-		s.postings.add(f.text.postings)
+		off, size = s.addDict(&f.text)
 		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), s.norms.size)
 		s.norms.add(f.norms)
 	}
 	if f.flags&fieldHasKeyword != 0 {
 		var off, size int
-		s.terms, off, size = appendTermDict(s.terms, s.postings.size, &f.keyword, s.ids, &s.dense)
-		s.postings.add(f.keyword.postings)
+		off, size = s.addDict(&f.keyword)
 		s.dir = appendUvarints(s.dir, off, size)
 	}
 	if f.flags&fieldHasValues != 0 {
@@ -282,4 +254,15 @@ func (s *fieldSections) addField(f *preparedField) {
 			s.perms.add(f.permDesc)
 		}
 	}
+}
+
+// addDict appends a dictionary to the terms section, its head to the term heads and
+// its lists to the postings section, and returns its offset and size in the terms
+// section.
+func (s *fieldSections) addDict(d *preparedDict) (off, size int) {
+	dict, off, size := appendTermDict(s.terms.size, s.postings.size, d, s.ids, &s.dense)
+	s.heads.add(off, dict[len(dict)-size:])
+	s.terms.add(dict)
+	s.postings.add(d.postings)
+	return off, size
 }

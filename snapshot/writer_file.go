@@ -30,10 +30,43 @@ type Encoded struct {
 // and where it starts in the file.
 type encodedSection struct {
 	name   string
-	pieces [][]byte
+	pieces []piece
 	size   int64
 	at     int64
 }
+
+// piece is part of a section: bytes in memory, or, in a spooling build, n bytes at
+// offset at of the spool.
+type piece struct {
+	b  []byte
+	at int64
+	n  int
+}
+
+// sectionPieces is a section made of pieces laid end to end: the fields' own slices,
+// not a copy of them all, and in a spooling build extents of the spool (sp set), so
+// that the largest sections leave memory as soon as each part is encoded.
+type sectionPieces struct {
+	parts []piece
+	size  int
+	sp    *spool // when set, add stores the bytes in the spool
+}
+
+// add appends b to the section (storing it in the spool, when there is one).
+func (p *sectionPieces) add(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if p.sp != nil {
+		p.parts = append(p.parts, piece{at: p.sp.store(b), n: len(b)})
+	} else {
+		p.parts = append(p.parts, piece{b: b})
+	}
+	p.size += len(b)
+}
+
+// spoolChunk is how much of a spooled piece is read at a time to be written out.
+const spoolChunk = 1 << 20
 
 // Size is the file's length in bytes.
 func (e *Encoded) Size() int64 { return e.size }
@@ -84,21 +117,28 @@ func (e *Encoded) body(emit func([]byte)) {
 		if pad := e.paged[0].at - e.indexLen; pad > 0 {
 			emit(zeros[:pad])
 		}
-		emitSections(e.paged, e.paged[0].at, emit)
+		emitSections(e.paged, e.paged[0].at, e.bodies.spool, emit)
 	}
 	e.bodyPart(emit)
 }
 
 // emitSections calls emit with sections laid out from pos, padding between them
-// included.
-func emitSections(sections []encodedSection, pos int64, emit func([]byte)) int64 {
+// included; spooled pieces are read from sp a chunk at a time.
+func emitSections(sections []encodedSection, pos int64, sp *spool, emit func([]byte)) int64 {
+	var buf []byte
 	for _, s := range sections {
 		if pad := s.at - pos; pad > 0 {
 			emit(zeros[:pad])
 		}
 		for _, p := range s.pieces {
-			if len(p) > 0 {
-				emit(p)
+			if len(p.b) > 0 {
+				emit(p.b)
+			}
+			for done := 0; done < p.n; {
+				k := min(p.n-done, spoolChunk)
+				buf = sp.read(p.at+int64(done), k, buf)
+				emit(buf)
+				done += k
 			}
 		}
 		pos = s.at + s.size
@@ -120,7 +160,7 @@ func (e *Encoded) bodyPart(emit func([]byte)) {
 
 // indexPart calls emit with the index part's bytes after the header, in file order.
 func (e *Encoded) indexPart(emit func([]byte)) {
-	pos := emitSections(e.sections, headerSize, emit)
+	pos := emitSections(e.sections, headerSize, e.bodies.spool, emit)
 	if pad := align8(pos) - pos; pad > 0 {
 		emit(zeros[:pad])
 	}
@@ -132,11 +172,12 @@ func (e *Encoded) indexPart(emit func([]byte)) {
 type fileBuilder struct {
 	sections []encodedSection
 	paged    []encodedSection
+	sp       *spool // where spooled pieces are, if any
 }
 
 // pagedSection adds a section of the paged part.
-func (b *fileBuilder) pagedSection(name string, pieces ...[]byte) {
-	b.section(name, pieces...)
+func (b *fileBuilder) pagedSection(name string, pieces sectionPieces) {
+	b.sectionOf(name, pieces)
 	last := len(b.sections) - 1
 	b.paged = append(b.paged, b.sections[last])
 	b.sections = b.sections[:last]
@@ -154,7 +195,7 @@ func (b *fileBuilder) layoutPaged() []byte {
 	crcs := make([]uint32, 0, (pos+pageSize-1)/pageSize)
 	var crc uint32
 	fill := 0 // bytes of the current page checksummed so far
-	emitSections(b.paged, 0, func(p []byte) {
+	emitSections(b.paged, 0, b.sp, func(p []byte) {
 		for len(p) > 0 {
 			n := min(len(p), pageSize-fill)
 			crc = crc32.Update(crc, castagnoli, p[:n])
@@ -175,13 +216,18 @@ func (b *fileBuilder) layoutPaged() []byte {
 	return out
 }
 
-// section adds a section made of pieces laid end to end.
+// section adds a section made of pieces in memory laid end to end.
 func (b *fileBuilder) section(name string, pieces ...[]byte) {
-	s := encodedSection{name: name, pieces: pieces}
+	var ps sectionPieces
 	for _, p := range pieces {
-		s.size += int64(len(p))
+		ps.add(p)
 	}
-	b.sections = append(b.sections, s)
+	b.sectionOf(name, ps)
+}
+
+// sectionOf adds a section made of pieces.
+func (b *fileBuilder) sectionOf(name string, pieces sectionPieces) {
+	b.sections = append(b.sections, encodedSection{name: name, pieces: pieces.parts, size: int64(pieces.size)})
 }
 
 // finish lays the sections out, then the body part, and computes the header, its

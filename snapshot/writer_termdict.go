@@ -16,10 +16,8 @@ import (
 // the postings section. A dictionary whose terms are ids, the items'
 // ContentIDs in item order, is written as a reference to section ids (kind 2). The
 // dictionary's bitmaps and impacts go to dense, at their lists' offsets.
-func appendTermDict(terms []byte, postingsLen int, d *preparedDict, ids []string, dense *denseTables) ([]byte, int, int) {
-	for len(terms)%4 != 0 {
-		terms = append(terms, 0)
-	}
+func appendTermDict(termsLen, postingsLen int, d *preparedDict, ids []string, dense *denseTables) ([]byte, int, int) {
+	terms := make([]byte, (4-termsLen%4)%4, (4-termsLen%4)%4+termDictSize(d, ids))
 	off := len(terms)
 	n := len(d.terms)
 	fromIDs := isIDs(d, ids)
@@ -55,7 +53,7 @@ func appendTermDict(terms []byte, postingsLen int, d *preparedDict, ids []string
 			dense.impacts.add(base+d.starts[l.term], l.impacts)
 		}
 	}
-	return terms, off, len(terms) - off
+	return terms, termsLen + off, len(terms) - off
 }
 
 // appendTermEntry appends term k's entry up to its postings list length: whole at the
@@ -125,45 +123,53 @@ func uvarintLen(v int) int {
 	return n
 }
 
-// termHeads returns section "terms.heads" for the terms section: each dictionary's
-// head (count, kind, block index) and its blocks' first terms, which a reader keeps at
-// hand while the blocks themselves lie in the paged part (termdict.go has the layout).
-func termHeads(terms []byte) []byte {
-	type dict struct{ off, count, kind, blocks int }
-	var dicts []dict
-	for off := 0; off+8 <= len(terms); {
-		count := int(binary.LittleEndian.Uint32(terms[off:]))
-		kind := int(binary.LittleEndian.Uint32(terms[off+4:]))
-		b := blockCount(count)
-		end := int(binary.LittleEndian.Uint32(terms[off+8+8*b:]))
-		dicts = append(dicts, dict{off, count, kind, b})
-		off = (off + 8 + 8*(b+1) + end + 3) &^ 3
+// termHeadsWriter gathers section terms.heads (termdict.go has the layout) as the
+// dictionaries are written: per dictionary its header, block index and each block's
+// first term, which a reader keeps resident to find a term's block without reading
+// the paged dictionary.
+type termHeadsWriter struct {
+	table []uint32 // per dictionary: its offset in terms, its head's offset in body
+	body  []byte
+}
+
+// add records the head of the dictionary at offset off of the terms section, whose
+// bytes, from its header on, are dict.
+func (h *termHeadsWriter) add(off int, dict []byte) {
+	count := int(binary.LittleEndian.Uint32(dict))
+	kind := int(binary.LittleEndian.Uint32(dict[4:]))
+	blocks := blockCount(count)
+	for len(h.body)%4 != 0 {
+		h.body = append(h.body, 0)
 	}
-	out := binary.LittleEndian.AppendUint32(nil, uint32(len(dicts)))
-	table := len(out)
-	out = append(out, make([]byte, 8*len(dicts))...)
-	for i, d := range dicts {
-		for len(out)%4 != 0 {
-			out = append(out, 0)
+	h.table = append(h.table, uint32(off), uint32(len(h.body)))
+	index := dict[8 : 8+8*(blocks+1)]
+	h.body = append(h.body, dict[:8]...)
+	h.body = append(h.body, index...)
+	firsts := len(h.body)
+	h.body = append(h.body, make([]byte, 4*(blocks+1))...)
+	bytesAt := len(h.body)
+	blockBytes := 8 + len(index)
+	for b := 0; b < blocks; b++ {
+		binary.LittleEndian.PutUint32(h.body[firsts+4*b:], uint32(len(h.body)-bytesAt))
+		if kind == dictTerms {
+			at := blockBytes + int(binary.LittleEndian.Uint32(index[8*b:]))
+			n, k := binary.Uvarint(dict[at:])
+			h.body = append(h.body, dict[at+k:at+k+int(n)]...)
 		}
-		binary.LittleEndian.PutUint32(out[table+8*i:], uint32(d.off))
-		binary.LittleEndian.PutUint32(out[table+8*i+4:], uint32(len(out)))
-		index := terms[d.off+8 : d.off+8+8*(d.blocks+1)]
-		out = append(out, terms[d.off:d.off+8]...)
-		out = append(out, index...)
-		firsts := len(out)
-		out = append(out, make([]byte, 4*(d.blocks+1))...)
-		bytesAt := len(out)
-		blocks := d.off + 8 + len(index)
-		for b := 0; b < d.blocks; b++ {
-			binary.LittleEndian.PutUint32(out[firsts+4*b:], uint32(len(out)-bytesAt))
-			if d.kind == dictTerms {
-				at := blocks + int(binary.LittleEndian.Uint32(index[8*b:]))
-				n, k := binary.Uvarint(terms[at:])
-				out = append(out, terms[at+k:at+k+int(n)]...)
-			}
-		}
-		binary.LittleEndian.PutUint32(out[firsts+4*d.blocks:], uint32(len(out)-bytesAt))
 	}
-	return out
+	binary.LittleEndian.PutUint32(h.body[firsts+4*blocks:], uint32(len(h.body)-bytesAt))
+}
+
+// bytes returns the section: the dictionary count, the table of (dictionary offset,
+// head offset) pairs, then the heads (4-byte aligned: the table ends at a multiple of 4).
+func (h *termHeadsWriter) bytes() []byte {
+	dicts := len(h.table) / 2
+	prefix := 4 + 8*dicts
+	out := make([]byte, 0, prefix+len(h.body))
+	out = binary.LittleEndian.AppendUint32(out, uint32(dicts))
+	for i := 0; i < len(h.table); i += 2 {
+		out = binary.LittleEndian.AppendUint32(out, h.table[i])
+		out = binary.LittleEndian.AppendUint32(out, uint32(prefix)+h.table[i+1])
+	}
+	return append(out, h.body...)
 }
