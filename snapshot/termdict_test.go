@@ -51,9 +51,9 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 	d := preparedDict{terms: terms, starts: []uint32{0}}
 	for k := range terms {
 		for j := 0; j < k%5+1; j++ {
-			d.postings = append(d.postings, byte(k))
+			d.postings.b = append(d.postings.b, byte(k))
 		}
-		d.starts = append(d.starts, uint32(len(d.postings)))
+		d.starts = append(d.starts, uint32(len(d.postings.b)))
 	}
 	var ids []string
 	if fromIDs {
@@ -62,7 +62,7 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 	termsSec, postingsSec := []byte{1, 2, 3, 4, 5}, []byte{9, 9, 9}
 	dictBytes, off, size := appendTermDict(len(termsSec), len(postingsSec), &d, ids, &denseTables{})
 	termsSec = append(termsSec, dictBytes...)
-	postingsSec = append(postingsSec, d.postings...)
+	postingsSec = append(postingsSec, d.postings.b...)
 	if off%4 != 0 || off+size != len(termsSec) {
 		t.Fatalf("dictionary at %d, %d bytes, in %d", off, size, len(termsSec))
 	}

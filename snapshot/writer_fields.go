@@ -34,10 +34,12 @@ type preparedField struct {
 	text, keyword preparedDict
 	textDocs      int
 	sumTTF        int64
-	norms         []byte
-	docvalues     []byte // the value column (values.go)
-	permAsc       []byte // u32 sort orders, top-level fields only (u32, not packed: a walk down an order reads one per item)
-	permDesc      []byte
+	// The bytes below are pieces: in a spooling build they wait in the spool, not in
+	// memory, for the fields before to be laid out.
+	norms     piece
+	docvalues piece // the value column (values.go)
+	permAsc   piece // u32 sort orders, top-level fields only (u32, not packed: a walk down an order reads one per item)
+	permDesc  piece
 }
 
 // preparedDict is a term dictionary with its postings: the sorted terms, and each
@@ -46,7 +48,7 @@ type preparedField struct {
 type preparedDict struct {
 	terms    []string
 	starts   []uint32
-	postings []byte
+	postings piece       // in the spool, in a spooling build
 	dense    []denseList // the lists also stored as bitmaps, in term order
 }
 
@@ -104,12 +106,13 @@ func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 		}
 	}()
 	if f.flags&fieldHasText != 0 {
-		f.norms = fp.norms(n)
-		f.text = prepareDict(terms, true, n, f.norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)))
+		norms := fp.norms(n)
+		f.text = prepareDict(terms, true, n, norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)), sp)
+		f.norms = keep(sp, norms)
 	}
 	var kwOrder map[string]uint32
 	if f.flags&fieldHasKeyword != 0 {
-		f.keyword = prepareDict(keywords, false, n, nil, 0)
+		f.keyword = prepareDict(keywords, false, n, nil, 0, sp)
 		kwOrder = make(map[string]uint32, len(f.keyword.terms))
 		for i, k := range f.keyword.terms {
 			kwOrder[k] = uint32(i)
@@ -117,11 +120,11 @@ func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 	}
 	if f.flags&fieldHasValues != 0 {
 		vals := encodeValues(fp, n, kwOrder, f.flags&fieldHasPerms != 0)
-		f.docvalues = vals.bytes
+		f.docvalues = keep(sp, vals.bytes)
 		if f.flags&fieldHasPerms != 0 {
 			pa, pd := sortOrders(vals.asc, vals.desc)
-			f.permAsc = appendU32s(make([]byte, 0, 4*n), pa)
-			f.permDesc = appendU32s(make([]byte, 0, 4*n), pd)
+			f.permAsc = keep(sp, appendU32s(make([]byte, 0, 4*n), pa))
+			f.permDesc = keep(sp, appendU32s(make([]byte, 0, 4*n), pd))
 		}
 	}
 	return f
@@ -145,7 +148,7 @@ func (fp fieldParts) norms(n int) []byte {
 // a collection of n items are also kept as bitmaps and, for text, impacts, which need
 // the field's length bytes (norms) and average length (avgdl). Each range's terms are
 // sorted already (freeze): the runs are merged, a term's lists taken in range order.
-func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl float64) preparedDict {
+func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl float64, sp *spool) preparedDict {
 	var d preparedDict
 	size, total, copyTerms := 0, 0, false
 	for _, dict := range dicts {
@@ -157,7 +160,7 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 	next := make([]int, len(dicts)) // per run, its next term
 	d.terms = make([]string, 0, total)
 	d.starts = make([]uint32, 0, total+1)
-	d.postings = make([]byte, 0, size)
+	postings := make([]byte, 0, size)
 	lists := make([][]byte, 0, len(dicts))
 	pw := postingsWriter{positions: positions, items: n, norms: norms, avgdl: avgdl}
 	for {
@@ -183,18 +186,19 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 			term = strings.Clone(term)
 		}
 		d.terms = append(d.terms, term)
-		d.starts = append(d.starts, uint32(len(d.postings)))
-		d.postings = pw.appendPostingList(d.postings, lists, df)
+		d.starts = append(d.starts, uint32(len(postings)))
+		postings = pw.appendPostingList(postings, lists, df)
 		if pw.bitmap != nil {
 			d.dense = append(d.dense, denseList{term: len(d.terms) - 1, bitmap: pw.bitmap, impacts: pw.impacts})
 		}
 	}
-	d.starts = append(d.starts, uint32(len(d.postings)))
-	// The lists are kept until the file is written (sectionPieces): not the room
+	d.starts = append(d.starts, uint32(len(postings)))
+	// Kept in memory, the lists are kept until the file is written: not the room
 	// reserved for them, an upper bound.
-	if cap(d.postings)-len(d.postings) > len(d.postings)/8 {
-		d.postings = bytes.Clone(d.postings)
+	if sp == nil && cap(postings)-len(postings) > len(postings)/8 {
+		postings = bytes.Clone(postings)
 	}
+	d.postings = keep(sp, postings)
 	return d
 }
 
@@ -237,7 +241,7 @@ func (s *fieldSections) addField(f *preparedField) {
 		var off, size int
 		off, size = s.addDict(&f.text)
 		s.dir = appendUvarints(s.dir, off, size, f.textDocs, int(f.sumTTF), s.norms.size)
-		s.norms.add(f.norms)
+		s.norms.addPiece(f.norms)
 	}
 	if f.flags&fieldHasKeyword != 0 {
 		var off, size int
@@ -245,13 +249,13 @@ func (s *fieldSections) addField(f *preparedField) {
 		s.dir = appendUvarints(s.dir, off, size)
 	}
 	if f.flags&fieldHasValues != 0 {
-		s.dir = appendUvarints(s.dir, s.docvalues.size, len(f.docvalues))
-		s.docvalues.add(f.docvalues)
+		s.dir = appendUvarints(s.dir, s.docvalues.size, f.docvalues.size())
+		s.docvalues.addPiece(f.docvalues)
 		if f.flags&fieldHasPerms != 0 {
 			s.dir = appendUvarints(s.dir, s.perms.size)
-			s.perms.add(f.permAsc)
+			s.perms.addPiece(f.permAsc)
 			s.dir = appendUvarints(s.dir, s.perms.size)
-			s.perms.add(f.permDesc)
+			s.perms.addPiece(f.permDesc)
 		}
 	}
 }
@@ -263,6 +267,6 @@ func (s *fieldSections) addDict(d *preparedDict) (off, size int) {
 	dict, off, size := appendTermDict(s.terms.size, s.postings.size, d, s.ids, &s.dense)
 	s.heads.add(off, dict[len(dict)-size:])
 	s.terms.add(dict)
-	s.postings.add(d.postings)
+	s.postings.addPiece(d.postings)
 	return off, size
 }

@@ -65,6 +65,26 @@ func (p *sectionPieces) add(b []byte) {
 	p.size += len(b)
 }
 
+// addPiece appends a piece kept before (keep).
+func (p *sectionPieces) addPiece(pc piece) {
+	if n := pc.size(); n > 0 {
+		p.parts = append(p.parts, pc)
+		p.size += n
+	}
+}
+
+// size is the piece's length.
+func (pc piece) size() int { return len(pc.b) + pc.n }
+
+// keep returns b as a piece: stored in sp when there is one (its memory is then free
+// to be reused), as it is otherwise.
+func keep(sp *spool, b []byte) piece {
+	if sp == nil || len(b) == 0 {
+		return piece{b: b}
+	}
+	return piece{at: sp.store(b), n: len(b)}
+}
+
 // spoolChunk is how much of a spooled piece is read at a time to be written out.
 const spoolChunk = 1 << 20
 
