@@ -49,12 +49,14 @@ func termDictCases() map[string][]string {
 // when fromIDs, the dictionary's span and the dictionary.
 func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span, TermDict, []span) {
 	d := preparedDict{terms: terms, starts: []uint32{0}}
+	var listBytes []byte
 	for k := range terms {
 		for j := 0; j < k%5+1; j++ {
-			d.postings.b = append(d.postings.b, byte(k))
+			listBytes = append(listBytes, byte(k))
 		}
-		d.starts = append(d.starts, uint32(len(d.postings.b)))
+		d.starts = append(d.starts, uint32(len(listBytes)))
 	}
+	d.postings.add(listBytes)
 	var ids []string
 	if fromIDs {
 		ids = terms
@@ -62,7 +64,7 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 	termsSec, postingsSec := []byte{1, 2, 3, 4, 5}, []byte{9, 9, 9}
 	dictBytes, off, size := appendTermDict(len(termsSec), len(postingsSec), &d, ids, &denseTables{})
 	termsSec = append(termsSec, dictBytes...)
-	postingsSec = append(postingsSec, d.postings.b...)
+	postingsSec = append(postingsSec, listBytes...)
 	if off%4 != 0 || off+size != len(termsSec) {
 		t.Fatalf("dictionary at %d, %d bytes, in %d", off, size, len(termsSec))
 	}

@@ -48,8 +48,8 @@ type preparedField struct {
 type preparedDict struct {
 	terms    []string
 	starts   []uint32
-	postings piece       // in the spool, in a spooling build
-	dense    []denseList // the lists also stored as bitmaps, in term order
+	postings sectionPieces // in the spool, in a spooling build
+	dense    []denseList   // the lists also stored as bitmaps, in term order
 }
 
 // denseList is the bitmap of term k's items (docsets.go) and, for text, its impacts
@@ -160,7 +160,11 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 	next := make([]int, len(dicts)) // per run, its next term
 	d.terms = make([]string, 0, total)
 	d.starts = make([]uint32, 0, total+1)
+	if sp != nil {
+		size = min(size, sp.chunk+sp.chunk/4)
+	}
 	postings := make([]byte, 0, size)
+	flushed := 0 // bytes of the lists stored in the spool already
 	lists := make([][]byte, 0, len(dicts))
 	pw := postingsWriter{positions: positions, items: n, norms: norms, avgdl: avgdl}
 	for {
@@ -186,21 +190,31 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 			term = strings.Clone(term)
 		}
 		d.terms = append(d.terms, term)
-		d.starts = append(d.starts, uint32(len(postings)))
+		d.starts = append(d.starts, uint32(flushed+len(postings)))
 		postings = pw.appendPostingList(postings, lists, df)
+		if sp != nil && len(postings) >= sp.chunk {
+			d.postings.addPiece(keep(sp, postings))
+			flushed += len(postings)
+			postings = postings[:0]
+		}
 		if pw.bitmap != nil {
 			d.dense = append(d.dense, denseList{term: len(d.terms) - 1, bitmap: pw.bitmap, impacts: pw.impacts})
 		}
 	}
-	d.starts = append(d.starts, uint32(len(postings)))
+	d.starts = append(d.starts, uint32(flushed+len(postings)))
 	// Kept in memory, the lists are kept until the file is written: not the room
 	// reserved for them, an upper bound.
 	if sp == nil && cap(postings)-len(postings) > len(postings)/8 {
 		postings = bytes.Clone(postings)
 	}
-	d.postings = keep(sp, postings)
+	d.postings.addPiece(keep(sp, postings))
 	return d
 }
+
+// postingsChunk is how much of a dictionary's lists a spooling build holds in memory
+// before it stores them in the spool: a large field's lists are then never all in
+// memory at once.
+const postingsChunk = 8 << 20
 
 // flags returns the field's directory flags: where it is and which index structures
 // it has.
@@ -267,6 +281,8 @@ func (s *fieldSections) addDict(d *preparedDict) (off, size int) {
 	dict, off, size := appendTermDict(s.terms.size, s.postings.size, d, s.ids, &s.dense)
 	s.heads.add(off, dict[len(dict)-size:])
 	s.terms.add(dict)
-	s.postings.addPiece(d.postings)
+	for _, pc := range d.postings.parts {
+		s.postings.addPiece(pc)
+	}
 	return off, size
 }

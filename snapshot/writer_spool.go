@@ -61,8 +61,11 @@ type spool struct {
 	name string        // the file's name, when it could not be removed at once
 	w    *bufio.Writer // buffers the items' appends; nil once Encode has begun
 	end  atomic.Int64  // the file's length, appends included
-	mu   sync.Mutex
-	err  error // the first I/O error
+	// chunk is how much of a dictionary's lists are held before they are stored
+	// (postingsChunk; the tests make it small).
+	chunk int
+	mu    sync.Mutex
+	err   error // the first I/O error
 }
 
 // newSpool creates the spool file in dir (the system's temporary directory if dir is
@@ -72,7 +75,7 @@ func newSpool(dir string) (*spool, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &spool{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	s := &spool{f: f, w: bufio.NewWriterSize(f, 1<<20), chunk: postingsChunk}
 	// Removed at once where the system allows it (the file lives until it is closed),
 	// so that a build that is killed leaves nothing behind; elsewhere at close.
 	if os.Remove(f.Name()) != nil {

@@ -45,6 +45,7 @@ func TestSpooledWriter(t *testing.T) {
 		if err := w.SpoolTo(dir); err != nil {
 			t.Fatal(err)
 		}
+		w.spool.chunk = 512 << ranges // lists stored a few KiB at a time
 		for i, line := range lines {
 			switch i % 3 { // every way in
 			case 0:
