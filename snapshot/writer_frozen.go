@@ -25,9 +25,12 @@ type frozenDict struct {
 	lists []byte
 	ends  []int    // term i's buffer is lists[ends[i-1]:ends[i]]
 	dfs   []uint32 // term i's item count
-	// spilledAt and spilledSize place the dictionary in the spool, when spilled.
-	spilledAt   int64
-	spilledSize int
+	// spilledAt and spilledSize place the dictionary in the spool, when spilled; the
+	// lists are its last bytes, after spilledHead bytes of counts and terms.
+	spilledAt                int64
+	spilledSize, spilledHead int
+	// lister reads the lists of a dictionary loaded from the spool, which stay there.
+	lister *listReader
 	// views is set on a dictionary loaded from the spool: its terms are views of the
 	// bytes read, which are let go of once the field is encoded.
 	views bool
@@ -39,13 +42,37 @@ type termList struct {
 	pb   *postingBuf
 }
 
-// list returns term i's postings buffer.
+// list returns term i's postings buffer. The lists of a dictionary loaded from the
+// spool are read in term order: the buffer is valid until the next term's is asked for.
 func (d *frozenDict) list(i int) []byte {
 	start := 0
 	if i > 0 {
 		start = d.ends[i-1]
 	}
+	if d.lister != nil {
+		return d.lister.slice(start, d.ends[i])
+	}
 	return d.lists[start:d.ends[i]]
+}
+
+// listReader reads a spilled dictionary's postings buffers from the spool, a window of
+// an eighth of the spool's chunk (1 MiB; or one buffer, if larger) at a time: a field's
+// runs are read side by side, a window each.
+type listReader struct {
+	sp   *spool
+	at   int64 // where the lists start in the spool
+	size int   // their length
+	buf  []byte
+	from int // the offset in the lists of buf[0]
+}
+
+// slice returns bytes [start, end) of the lists, which follow those asked for before.
+func (r *listReader) slice(start, end int) []byte {
+	if start < r.from || end > r.from+len(r.buf) {
+		r.buf = r.sp.read(r.at+int64(start), min(max(end-start, r.sp.chunk/8), r.size-start), r.buf)
+		r.from = start
+	}
+	return r.buf[start-r.from : end-r.from]
 }
 
 // freeze replaces the builder's term and keyword maps, once its range is indexed, by
@@ -105,18 +132,20 @@ func (d *frozenDict) spill(sp *spool) {
 	for _, t := range d.terms {
 		out = append(out, t...)
 	}
+	head := len(out)
 	out = append(out, d.lists...)
-	d.spilledAt, d.spilledSize = sp.store(out), len(out)
+	d.spilledAt, d.spilledSize, d.spilledHead = sp.store(out), len(out), head
 	d.terms, d.lists, d.ends, d.dfs = nil, nil, nil, nil
 }
 
-// load returns the dictionary in memory, reading it from sp if it was spilled. The
-// terms of a loaded dictionary are views of the bytes read: copy those that are kept.
+// load returns the dictionary, reading its terms and counts back from sp if it was
+// spilled; its lists are then read from sp as they are asked for (list). The terms of a
+// loaded dictionary are views of the bytes read: copy those that are kept.
 func (d *frozenDict) load(sp *spool) *frozenDict {
 	if d.spilledSize == 0 {
 		return d
 	}
-	b := sp.read(d.spilledAt, d.spilledSize, nil)
+	b := sp.read(d.spilledAt, d.spilledHead, nil)
 	out := &frozenDict{views: true, count: d.count, terms: make([]string, d.count), ends: make([]int, d.count), dfs: make([]uint32, d.count)}
 	count, k := binary.Uvarint(b)
 	if k <= 0 || count != uint64(d.count) {
@@ -144,10 +173,10 @@ func (d *frozenDict) load(sp *spool) *frozenDict {
 		out.terms[i] = unsafe.String(unsafe.SliceData(b), n)
 		b = b[n:]
 	}
-	if end != len(b) {
+	if len(b) != 0 || end != d.spilledSize-d.spilledHead {
 		return &frozenDict{}
 	}
-	out.lists = b
+	out.lister = &listReader{sp: sp, at: d.spilledAt + int64(d.spilledHead), size: end}
 	return out
 }
 

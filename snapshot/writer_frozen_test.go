@@ -41,9 +41,14 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 	wantDict := dict
 	dict.spill(sp)
 	got := dict.load(sp)
-	if !reflect.DeepEqual(got.terms, wantDict.terms) || !reflect.DeepEqual(got.lists, wantDict.lists) ||
-		!reflect.DeepEqual(got.ends, wantDict.ends) || !reflect.DeepEqual(got.dfs, wantDict.dfs) || !got.views {
+	if !reflect.DeepEqual(got.terms, wantDict.terms) || !reflect.DeepEqual(got.ends, wantDict.ends) ||
+		!reflect.DeepEqual(got.dfs, wantDict.dfs) || !got.views {
 		t.Errorf("dictionary read back %+v, want %+v", got, wantDict)
+	}
+	for i := range wantDict.count {
+		if l, want := got.list(i), wantDict.list(i); !reflect.DeepEqual(l, want) {
+			t.Errorf("list %d read back %v, want %v", i, l, want)
+		}
 	}
 
 	// The same places, over bytes that are not what was spilled.
@@ -58,7 +63,7 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 			t.Errorf("a column read from wrong bytes has values: %+v", c)
 		}
 	}
-	for _, d := range []frozenDict{{count: 3, spilledAt: bad, spilledSize: 64}, {count: 3, spilledAt: dict.spilledAt, spilledSize: 5}} {
+	for _, d := range []frozenDict{{count: 3, spilledAt: bad, spilledSize: 64, spilledHead: 32}, {count: 3, spilledAt: dict.spilledAt, spilledSize: 20, spilledHead: 5}} {
 		if got := d.load(sp); got.count != 0 || got.terms != nil {
 			t.Errorf("a dictionary read from wrong bytes has terms: %+v", got)
 		}

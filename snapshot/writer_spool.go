@@ -62,7 +62,8 @@ type spool struct {
 	w    *bufio.Writer // buffers the items' appends; nil once Encode has begun
 	end  atomic.Int64  // the file's length, appends included
 	// chunk is how much of a dictionary's lists are held before they are stored
-	// (postingsChunk; the tests make it small).
+	// (postingsChunk; the tests make it small); an eighth of it, how much of a
+	// spilled one is read at a time (listReader).
 	chunk int
 	mu    sync.Mutex
 	err   error // the first I/O error
