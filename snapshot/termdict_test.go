@@ -43,7 +43,7 @@ func termDictCases() map[string][]string {
 	return cases
 }
 
-// encodeTermDict writes terms as appendTermDict does, after a few bytes of other
+// encodeTermDict writes terms as the field sections do (addDict), after a few bytes of other
 // dictionaries and lists (so that offsets are not from 0), with a postings list of
 // k%5+1 bytes for term k, and returns a snapshot over the file whose ids are the terms
 // when fromIDs, the dictionary's span and the dictionary.
@@ -61,15 +61,21 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 	if fromIDs {
 		ids = terms
 	}
-	termsSec, postingsSec := []byte{1, 2, 3, 4, 5}, []byte{9, 9, 9}
-	dictBytes, off, size := appendTermDict(len(termsSec), len(postingsSec), &d, ids, &denseTables{})
-	termsSec = append(termsSec, dictBytes...)
-	postingsSec = append(postingsSec, listBytes...)
+	starts, want := d.starts, termDictSize(&d, ids)
+	fs := fieldSections{ids: ids}
+	fs.terms.add([]byte{1, 2, 3, 4, 5})
+	fs.postings.add([]byte{9, 9, 9})
+	d.encode(ids, nil)
+	off, size := fs.addDict(&d)
+	termsSec, postingsSec := flatten(fs.terms), flatten(fs.postings)
 	if off%4 != 0 || off+size != len(termsSec) {
 		t.Fatalf("dictionary at %d, %d bytes, in %d", off, size, len(termsSec))
 	}
-	if want := termDictSize(&d, ids); size != want {
+	if size != want {
 		t.Fatalf("termDictSize %d, written %d", want, size)
+	}
+	if head := fs.heads.bytes(); len(head) < 4 || binary.LittleEndian.Uint32(head) != 1 {
+		t.Fatalf("term heads %v", head)
 	}
 	s := withIDs(string(termsSec)+string(postingsSec), terms)
 	s.postings = span{len(termsSec), len(termsSec) + len(postingsSec)}
@@ -83,9 +89,18 @@ func encodeTermDict(t testing.TB, terms []string, fromIDs bool) (*Snapshot, span
 	}
 	var lists []span
 	for k := range terms {
-		lists = append(lists, span{s.postings.off + 3 + int(d.starts[k]), s.postings.off + 3 + int(d.starts[k+1])})
+		lists = append(lists, span{s.postings.off + 3 + int(starts[k]), s.postings.off + 3 + int(starts[k+1])})
 	}
 	return s, span{off, off + size}, dict, lists
+}
+
+// flatten lays an in-memory section's pieces end to end.
+func flatten(p sectionPieces) []byte {
+	var out []byte
+	for _, pc := range p.parts {
+		out = append(out, pc.b...)
+	}
+	return out
 }
 
 // withIDs returns a snapshot over file followed by ids and ids.offsets sections of ids.

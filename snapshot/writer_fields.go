@@ -19,6 +19,7 @@ type fieldSections struct {
 	// to the ids section instead of storing them again (termdict.go, kind 2).
 	ids []string
 
+	sp                                       *spool // nil unless spooling
 	dir                                      []byte
 	terms, postings, norms, docvalues, perms sectionPieces // in the spool, in a spooling build
 	heads                                    termHeadsWriter
@@ -50,12 +51,20 @@ type preparedDict struct {
 	starts   []uint32
 	postings sectionPieces // in the spool, in a spooling build
 	dense    []denseList   // the lists also stored as bitmaps, in term order
+	// Once encoded (encode): the dictionary's bytes, with postings offsets from its
+	// own lists' start (in the spool, in a spooling build), its head, and whether its
+	// block index is to be rebased; terms and starts are let go of then.
+	dict     piece
+	head     []byte
+	indexLen int
+	rebase   bool
 }
 
 // denseList is the bitmap of term k's items (docsets.go) and, for text, its impacts
-// (impacts.go).
+// (impacts.go); off is the list's offset among the dictionary's lists, once encoded.
 type denseList struct {
 	term            int
+	off             uint32
 	bitmap, impacts []byte
 }
 
@@ -63,7 +72,6 @@ type denseList struct {
 // in name order, for the items whose ContentIDs are ids. The fields' builders are
 // released as they are encoded.
 func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) fieldSections {
-	n := len(ids)
 	names := sortedKeys(fields)
 	builders := make([]fieldParts, len(names))
 	for i, name := range names {
@@ -72,10 +80,10 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 	}
 	prepared := make([]preparedField, len(names))
 	forEachIndex(len(names), func(i int) {
-		prepared[i] = prepareField(builders[i], n, sp)
+		prepared[i] = prepareField(builders[i], ids, sp)
 		builders[i] = nil
 	})
-	s := fieldSections{ids: ids}
+	s := fieldSections{ids: ids, sp: sp}
 	for _, p := range []*sectionPieces{&s.terms, &s.postings, &s.norms, &s.docvalues, &s.perms, &s.dense.docSets.records, &s.dense.impacts.records} {
 		p.sp = sp
 	}
@@ -90,7 +98,8 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 // prepareField encodes one field's structures for n items, from its builders of
 // consecutive ranges (their dictionaries read back from sp if spilled), and releases
 // the builders' dictionaries.
-func prepareField(fp fieldParts, n int, sp *spool) preparedField {
+func prepareField(fp fieldParts, ids []string, sp *spool) preparedField {
+	n := len(ids)
 	f := preparedField{name: fp[0].name, flags: fp.flags()}
 	var terms, keywords []*frozenDict
 	for _, p := range fp {
@@ -108,6 +117,7 @@ func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 	if f.flags&fieldHasText != 0 {
 		norms := fp.norms(n)
 		f.text = prepareDict(terms, true, n, norms, float64(f.sumTTF)/float64(max(f.textDocs, 1)), sp)
+		f.text.encode(ids, sp)
 		f.norms = keep(sp, norms)
 	}
 	var kwOrder map[string]uint32
@@ -117,6 +127,7 @@ func prepareField(fp fieldParts, n int, sp *spool) preparedField {
 		for i, k := range f.keyword.terms {
 			kwOrder[k] = uint32(i)
 		}
+		f.keyword.encode(ids, sp)
 	}
 	if f.flags&fieldHasValues != 0 {
 		vals := encodeValues(fp, n, kwOrder, f.flags&fieldHasPerms != 0)
@@ -274,15 +285,47 @@ func (s *fieldSections) addField(f *preparedField) {
 	}
 }
 
-// addDict appends a dictionary to the terms section, its head to the term heads and
-// its lists to the postings section, and returns its offset and size in the terms
-// section.
+// encode encodes the dictionary (termDictOf) and its head, and lets go of its terms:
+// a prepared field waits for its turn holding the few bytes of its head, not its terms.
+func (d *preparedDict) encode(ids []string, sp *spool) {
+	dict := termDictOf(d, ids)
+	d.head = termHead(dict)
+	d.indexLen = 8 * (blockCount(len(d.terms)) + 1)
+	d.rebase = len(d.starts) > len(d.terms) // every entry of the block index is set
+	for i := range d.dense {
+		d.dense[i].off = d.starts[d.dense[i].term]
+	}
+	d.dict = keep(sp, dict)
+	d.terms, d.starts = nil, nil
+}
+
+// addDict appends an encoded dictionary to the terms section, 4-byte aligned, its head
+// to the term heads and its lists to the postings section, moving its postings offsets
+// to where its lists land, and returns its offset and size in the terms section.
 func (s *fieldSections) addDict(d *preparedDict) (off, size int) {
-	dict, off, size := appendTermDict(s.terms.size, s.postings.size, d, s.ids, &s.dense)
-	s.heads.add(off, dict[len(dict)-size:])
-	s.terms.add(dict)
+	if pad := (4 - s.terms.size%4) % 4; pad > 0 {
+		s.terms.addPiece(piece{b: zeros[:pad]})
+	}
+	off, size = s.terms.size, d.dict.size()
+	base := uint32(s.postings.size)
+	if d.rebase && base != 0 {
+		rebaseIndex(d.head[8:8+d.indexLen], base)
+		if d.dict.b != nil {
+			rebaseIndex(d.dict.b[8:8+d.indexLen], base)
+		} else {
+			s.sp.rebase(d.dict.at+8, d.indexLen, base)
+		}
+	}
+	s.heads.add(off, d.head)
+	s.terms.addPiece(d.dict)
 	for _, pc := range d.postings.parts {
 		s.postings.addPiece(pc)
+	}
+	for _, l := range d.dense {
+		s.dense.docSets.add(base+l.off, l.bitmap)
+		if l.impacts != nil {
+			s.dense.impacts.add(base+l.off, l.impacts)
+		}
 	}
 	return off, size
 }

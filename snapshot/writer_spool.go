@@ -144,6 +144,16 @@ func (s *spool) read(off int64, n int, buf []byte) []byte {
 	return buf
 }
 
+// rebase adds base to the postings offsets of the block index of n bytes at off
+// (rebaseIndex), in place.
+func (s *spool) rebase(off int64, n int, base uint32) {
+	index := s.read(off, n, nil)
+	rebaseIndex(index, base)
+	if _, err := s.f.WriteAt(index, off); err != nil {
+		s.fail(err)
+	}
+}
+
 // close closes the file (and removes it, if that could not be done at once).
 func (s *spool) close() error {
 	err := s.f.Close()

@@ -9,16 +9,13 @@ import (
 	"slices"
 )
 
-// appendTermDict appends a sorted term dictionary (termdict.go has the layout) to terms,
-// 4-byte aligned, and returns it with the dictionary's offset and size in terms; the
-// caller appends the dictionary's postings lists to the postings section, which holds
-// postingsLen bytes before them. Postings offsets in the block index are absolute in
-// the postings section. A dictionary whose terms are ids, the items'
-// ContentIDs in item order, is written as a reference to section ids (kind 2). The
-// dictionary's bitmaps and impacts go to dense, at their lists' offsets.
-func appendTermDict(termsLen, postingsLen int, d *preparedDict, ids []string, dense *denseTables) ([]byte, int, int) {
-	terms := make([]byte, (4-termsLen%4)%4, (4-termsLen%4)%4+termDictSize(d, ids))
-	off := len(terms)
+// termDictOf encodes a sorted term dictionary (termdict.go has the layout) on its
+// own: at offset 0 of the terms section, its postings lists at offset 0 of the postings
+// section (rebaseTermDict moves it to where it lands). A dictionary whose terms are
+// ids, the items' ContentIDs in item order, is written as a reference to section ids
+// (kind 2).
+func termDictOf(d *preparedDict, ids []string) []byte {
+	terms := make([]byte, 0, termDictSize(d, ids))
 	n := len(d.terms)
 	fromIDs := isIDs(d, ids)
 	kind := uint32(dictTerms)
@@ -30,10 +27,9 @@ func appendTermDict(termsLen, postingsLen int, d *preparedDict, ids []string, de
 	index := len(terms)
 	terms = append(terms, make([]byte, 8*(blockCount(n)+1))...)
 	blocks := len(terms)
-	base := uint32(postingsLen)
 	setEntry := func(b, term int) { // block b starts here, with term's postings list
 		binary.LittleEndian.PutUint32(terms[index+8*b:], uint32(len(terms)-blocks))
-		binary.LittleEndian.PutUint32(terms[index+8*b+4:], base+d.starts[term])
+		binary.LittleEndian.PutUint32(terms[index+8*b+4:], d.starts[term])
 	}
 	for k := range d.terms {
 		if k%termBlock == 0 {
@@ -47,13 +43,16 @@ func appendTermDict(termsLen, postingsLen int, d *preparedDict, ids []string, de
 	if len(d.starts) > n { // the ends (the zero preparedDict has no starts)
 		setEntry(blockCount(n), n)
 	}
-	for _, l := range d.dense {
-		dense.docSets.add(base+d.starts[l.term], l.bitmap)
-		if l.impacts != nil {
-			dense.impacts.add(base+d.starts[l.term], l.impacts)
-		}
+	return terms
+}
+
+// rebaseIndex adds base to the postings offsets of a block index (count+1 entries of
+// u32 block offset, u32 postings offset): the offsets of a dictionary's lists, encoded
+// from 0, once the lists before them in the postings section are known.
+func rebaseIndex(index []byte, base uint32) {
+	for at := 4; at+4 <= len(index); at += 8 {
+		binary.LittleEndian.PutUint32(index[at:], binary.LittleEndian.Uint32(index[at:])+base)
 	}
-	return terms, termsLen + off, len(terms) - off
 }
 
 // appendTermEntry appends term k's entry up to its postings list length: whole at the
@@ -124,40 +123,47 @@ func uvarintLen(v int) int {
 }
 
 // termHeadsWriter gathers section terms.heads (termdict.go has the layout) as the
-// dictionaries are written: per dictionary its header, block index and each block's
-// first term, which a reader keeps resident to find a term's block without reading
-// the paged dictionary.
+// dictionaries are laid out: per dictionary its header, block index and each block's
+// first term (termHead), which a reader keeps resident to find a term's block without
+// reading the paged dictionary.
 type termHeadsWriter struct {
 	table []uint32 // per dictionary: its offset in terms, its head's offset in body
 	body  []byte
 }
 
-// add records the head of the dictionary at offset off of the terms section, whose
-// bytes, from its header on, are dict.
-func (h *termHeadsWriter) add(off int, dict []byte) {
-	count := int(binary.LittleEndian.Uint32(dict))
-	kind := int(binary.LittleEndian.Uint32(dict[4:]))
-	blocks := blockCount(count)
+// add records head, the head of the dictionary at offset off of the terms section.
+func (h *termHeadsWriter) add(off int, head []byte) {
 	for len(h.body)%4 != 0 {
 		h.body = append(h.body, 0)
 	}
 	h.table = append(h.table, uint32(off), uint32(len(h.body)))
+	h.body = append(h.body, head...)
+}
+
+// termHead returns the head of the dictionary whose bytes, from its header on, are
+// dict: its header, its block index, the offsets of its blocks' first terms and the
+// first terms.
+func termHead(dict []byte) []byte {
+	count := int(binary.LittleEndian.Uint32(dict))
+	kind := int(binary.LittleEndian.Uint32(dict[4:]))
+	blocks := blockCount(count)
 	index := dict[8 : 8+8*(blocks+1)]
-	h.body = append(h.body, dict[:8]...)
-	h.body = append(h.body, index...)
-	firsts := len(h.body)
-	h.body = append(h.body, make([]byte, 4*(blocks+1))...)
-	bytesAt := len(h.body)
+	out := make([]byte, 0, 8+len(index)+4*(blocks+1)+16*blocks)
+	out = append(append(out, dict[:8]...), index...)
+	firsts := len(out)
+	out = append(out, make([]byte, 4*(blocks+1))...)
+	bytesAt := len(out)
 	blockBytes := 8 + len(index)
 	for b := 0; b < blocks; b++ {
-		binary.LittleEndian.PutUint32(h.body[firsts+4*b:], uint32(len(h.body)-bytesAt))
+		binary.LittleEndian.PutUint32(out[firsts+4*b:], uint32(len(out)-bytesAt))
 		if kind == dictTerms {
 			at := blockBytes + int(binary.LittleEndian.Uint32(index[8*b:]))
 			n, k := binary.Uvarint(dict[at:])
-			h.body = append(h.body, dict[at+k:at+k+int(n)]...)
+			out = append(out, dict[at+k:at+k+int(n)]...)
 		}
 	}
-	binary.LittleEndian.PutUint32(h.body[firsts+4*blocks:], uint32(len(h.body)-bytesAt))
+	binary.LittleEndian.PutUint32(out[firsts+4*blocks:], uint32(len(out)-bytesAt))
+	return out
 }
 
 // bytes returns the section: the dictionary count, the table of (dictionary offset,
