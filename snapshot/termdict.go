@@ -1,5 +1,5 @@
 // Term dictionaries: a field's sorted terms, front-coded in blocks, each term with the
-// location of its postings list. appendTermDict (writer_termdict.go) writes them.
+// location of its postings list. termDictOf (writer_termdict.go) writes them.
 //
 // A dictionary lies in the terms section, 4-byte aligned:
 //

@@ -9,7 +9,6 @@ package snapshot
 import (
 	"bytes"
 	"encoding/binary"
-	"strings"
 )
 
 // fieldSections are the sections that index the fields: the field directory (dir)
@@ -95,9 +94,11 @@ func buildFieldSections(fields map[string]fieldParts, ids []string, sp *spool) f
 	return s
 }
 
-// prepareField encodes one field's structures for n items, from its builders of
-// consecutive ranges (their dictionaries read back from sp if spilled), and releases
-// the builders' dictionaries.
+// prepareField encodes one field's structures for the items whose ContentIDs are ids,
+// from its builders of consecutive ranges (their dictionaries read back from sp if
+// spilled), and releases the builders' dictionaries. The terms of dictionaries read
+// back are views of the bytes read: what the prepared field keeps of them is encoded
+// (preparedDict.encode) before it returns.
 func prepareField(fp fieldParts, ids []string, sp *spool) preparedField {
 	n := len(ids)
 	f := preparedField{name: fp[0].name, flags: fp.flags()}
@@ -161,12 +162,10 @@ func (fp fieldParts) norms(n int) []byte {
 // sorted already (freeze): the runs are merged, a term's lists taken in range order.
 func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl float64, sp *spool) preparedDict {
 	var d preparedDict
-	size, total, copyTerms := 0, 0, false
+	size, total := 0, 0
 	for _, dict := range dicts {
 		size += len(dict.lists) + binary.MaxVarintLen64*len(dict.terms)
 		total += len(dict.terms)
-		// The prepared dictionary keeps its terms until the sections are laid out.
-		copyTerms = copyTerms || dict.views
 	}
 	next := make([]int, len(dicts)) // per run, its next term
 	d.terms = make([]string, 0, total)
@@ -196,9 +195,6 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 				df += int(dict.dfs[k])
 				next[r]++
 			}
-		}
-		if copyTerms {
-			term = strings.Clone(term)
 		}
 		d.terms = append(d.terms, term)
 		d.starts = append(d.starts, uint32(flushed+len(postings)))

@@ -31,9 +31,6 @@ type frozenDict struct {
 	spilledSize, spilledHead int
 	// lister reads the lists of a dictionary loaded from the spool, which stay there.
 	lister *listReader
-	// views is set on a dictionary loaded from the spool: its terms are views of the
-	// bytes read, which are let go of once the field is encoded.
-	views bool
 }
 
 // termList is a term and its postings in one range of items.
@@ -146,7 +143,7 @@ func (d *frozenDict) load(sp *spool) *frozenDict {
 		return d
 	}
 	b := sp.read(d.spilledAt, d.spilledHead, nil)
-	out := &frozenDict{views: true, count: d.count, terms: make([]string, d.count), ends: make([]int, d.count), dfs: make([]uint32, d.count)}
+	out := &frozenDict{count: d.count, terms: make([]string, d.count), ends: make([]int, d.count), dfs: make([]uint32, d.count)}
 	count, k := binary.Uvarint(b)
 	if k <= 0 || count != uint64(d.count) {
 		return &frozenDict{} // the spool failed (read as zeros): Encode reports it

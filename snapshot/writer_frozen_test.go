@@ -42,7 +42,7 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 	dict.spill(sp)
 	got := dict.load(sp)
 	if !reflect.DeepEqual(got.terms, wantDict.terms) || !reflect.DeepEqual(got.ends, wantDict.ends) ||
-		!reflect.DeepEqual(got.dfs, wantDict.dfs) || !got.views {
+		!reflect.DeepEqual(got.dfs, wantDict.dfs) {
 		t.Errorf("dictionary read back %+v, want %+v", got, wantDict)
 	}
 	for i := range wantDict.count {

@@ -67,8 +67,8 @@ func appendTermEntry(dst []byte, terms []string, k int) []byte {
 	return append(dst, term[shared:]...)
 }
 
-// termDictSize is the size appendTermDict gives d, without the alignment before it, so
-// that the terms section is allocated once at its final size.
+// termDictSize is the size termDictOf gives d, so that its bytes are allocated once at
+// their final size.
 func termDictSize(d *preparedDict, ids []string) int {
 	size := 8 + 8*(blockCount(len(d.terms))+1)
 	fromIDs := isIDs(d, ids)
