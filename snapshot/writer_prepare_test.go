@@ -12,29 +12,7 @@ import (
 // index ranges, give the bytes of Add and Encode; the spent writer then refuses to add
 // or encode.
 func TestPreparedAndEncodeOnce(t *testing.T) {
-	var in bytes.Buffer
-	if err := gen.Generate(&in, gen.Options{Items: 600, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n"))
-	derive := func(n int, item func(i int) []byte) []byte {
-		var sum []byte
-		for i := range n {
-			sum = append(sum, item(i)[len(item(i))/2])
-		}
-		return sum
-	}
-	ref, _ := NewWriter("demo", true)
-	ref.Derive("test.derived", derive)
-	for _, line := range lines {
-		if err := ref.Add(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := ref.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines, derive, want := referenceBuild(t, 600, 11)
 	for _, ranges := range []int{1, 2, 3} {
 		w, _ := NewWriter("demo", true)
 		w.ranges = ranges
@@ -64,4 +42,35 @@ func TestPreparedAndEncodeOnce(t *testing.T) {
 	if p := PrepareValidated([]byte(`{"ContentID":""}`)); p.err == nil || p.err.Error() != "/ContentID: required, a non-empty string" {
 		t.Errorf("PrepareValidated without a ContentID: %v", p.err)
 	}
+}
+
+// referenceBuild generates items with seed and returns their NDJSON lines, a derived
+// section's build function that reads every item, and the snapshot an in-memory writer
+// makes of them with Add and Encode: what the other ways of writing must match.
+func referenceBuild(t *testing.T, items int, seed uint64) (lines [][]byte, derive func(n int, item func(i int) []byte) []byte, want []byte) {
+	t.Helper()
+	var in bytes.Buffer
+	if err := gen.Generate(&in, gen.Options{Items: items, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	lines = bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n"))
+	derive = func(n int, item func(i int) []byte) []byte {
+		var sum []byte
+		for i := range n {
+			sum = append(sum, item(i)[len(item(i))/2])
+		}
+		return sum
+	}
+	ref, _ := NewWriter("demo", true)
+	ref.Derive("test.derived", derive)
+	for _, line := range lines {
+		if err := ref.Add(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := ref.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, derive, want
 }

@@ -14,29 +14,8 @@ import (
 // added and in any number of index ranges; it leaves no file behind, and refuses to
 // spool once items are in.
 func TestSpooledWriter(t *testing.T) {
-	var in bytes.Buffer
-	if err := gen.Generate(&in, gen.Options{Items: 700, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(in.Bytes()), []byte("\n"))
-	derive := func(n int, item func(i int) []byte) []byte {
-		var sum []byte
-		for i := range n {
-			sum = append(sum, item(i)[len(item(i))/3])
-		}
-		return sum
-	}
-	ref, _ := NewWriter("demo", true)
-	ref.Derive("test.derived", derive)
-	for _, line := range lines {
-		if err := ref.Add(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := ref.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines, derive, want := referenceBuild(t, 700, 5)
+	var err error
 	for _, ranges := range []int{1, 3} {
 		dir := t.TempDir()
 		w, _ := NewWriter("demo", true)
