@@ -439,7 +439,7 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	}
 	bodies, fields := p.bodies, p.fields
 
-	var b fileBuilder
+	b := fileBuilder{sp: sp}
 	b.section(secMeta, metaSection(w.env, w.preview, p.statuses))
 	b.section(secBodyOffsets, p.bodyOffs)
 	b.section(secBodyBlocks, p.blocks)
@@ -455,7 +455,6 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 			return nil, fmt.Errorf("the %s section exceeds 4 GiB, the limit of snapshot format %d", s.name, MajorVersion)
 		}
 	}
-	b.sp = sp
 	b.section(secFields, fs.dir)
 	b.section(secTermHeads, fs.heads.bytes())
 	b.pagedSection(secTerms, fs.terms)
@@ -475,7 +474,7 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	}
 	e := b.finish(w.preview, n, bodies)
 	if sp != nil {
-		if err := sp.failed(); err != nil { // reading the blocks back to hash them
+		if err := sp.failed(); err != nil { // reading the spooled bytes back to hash them
 			return nil, fmt.Errorf("snapshot writer: spool: %w", err)
 		}
 	}

@@ -24,6 +24,8 @@ type Encoded struct {
 	bodyStart int64      // the body part's offset: pagedEnd rounded up to bodyAlign
 	bodies    bodyBlocks // the body part: the stored blocks in item order
 	size      int64
+	sp        *spool // where the spooled pieces and blocks are, in a spooling build
+	closed    bool
 }
 
 // encodedSection is one section: its name, its bytes as pieces, their total length,
@@ -109,22 +111,22 @@ func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 			total += int64(n)
 		}
 	})
-	if err == nil && e.bodies.spool != nil {
-		err = e.bodies.spool.failed()
+	if err == nil && e.sp != nil {
+		err = e.sp.failed()
 	}
 	return total, err
 }
 
-// Close releases the spool that a spooling writer left the body blocks in, and
-// returns the first error met reading it, if any (Bytes has no error of its own to
-// return it with). It does nothing for a snapshot encoded in memory.
+// Close releases the spool that a spooling writer left the body blocks and the
+// largest sections in, and returns the first error met reading it, if any (Bytes has
+// no error of its own to return it with). Writing the snapshot after Close fails. It
+// does nothing for a snapshot encoded in memory.
 func (e *Encoded) Close() error {
-	s := e.bodies.spool
-	if s == nil {
+	if e.sp == nil || e.closed {
 		return nil
 	}
-	e.bodies = bodyBlocks{}
-	return errors.Join(s.failed(), s.close())
+	e.closed = true
+	return errors.Join(e.sp.failed(), e.sp.close())
 }
 
 // zeros pads sections to their alignment.
@@ -137,7 +139,7 @@ func (e *Encoded) body(emit func([]byte)) {
 		if pad := e.paged[0].at - e.indexLen; pad > 0 {
 			emit(zeros[:pad])
 		}
-		emitSections(e.paged, e.paged[0].at, e.bodies.spool, emit)
+		emitSections(e.paged, e.paged[0].at, e.sp, emit)
 	}
 	e.bodyPart(emit)
 }
@@ -180,7 +182,7 @@ func (e *Encoded) bodyPart(emit func([]byte)) {
 
 // indexPart calls emit with the index part's bytes after the header, in file order.
 func (e *Encoded) indexPart(emit func([]byte)) {
-	pos := emitSections(e.sections, headerSize, e.bodies.spool, emit)
+	pos := emitSections(e.sections, headerSize, e.sp, emit)
 	if pad := align8(pos) - pos; pad > 0 {
 		emit(zeros[:pad])
 	}
@@ -258,7 +260,7 @@ func (b *fileBuilder) finish(preview bool, n int, bodies bodyBlocks) *Encoded {
 		pages = b.layoutPaged()
 		b.section(secPages, pages)
 	}
-	e := &Encoded{sections: b.sections, paged: b.paged, bodies: bodies}
+	e := &Encoded{sections: b.sections, paged: b.paged, bodies: bodies, sp: b.sp}
 	pos := int64(headerSize)
 	for i := range e.sections {
 		s := &e.sections[i]

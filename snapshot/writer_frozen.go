@@ -108,14 +108,13 @@ func freezeDict(dict map[string]*postingBuf) frozenDict {
 
 // spill moves the dictionary to sp: its count, the terms' lengths, the postings
 // buffers' lengths and the item counts as uvarints, then the terms and the buffers.
-// A dictionary whose terms pass 4 GiB stays in memory.
 func (d *frozenDict) spill(sp *spool) {
+	if d.count == 0 {
+		return
+	}
 	termBytes := 0
 	for _, t := range d.terms {
 		termBytes += len(t)
-	}
-	if d.count == 0 || termBytes > math.MaxUint32 {
-		return
 	}
 	out := make([]byte, 0, 3*binary.MaxVarintLen32*d.count+termBytes+len(d.lists)+binary.MaxVarintLen64)
 	out = binary.AppendUvarint(out, uint64(d.count))

@@ -55,6 +55,9 @@ func TestSpooledWriter(t *testing.T) {
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := e.WriteTo(&out); err == nil {
+			t.Errorf("a closed snapshot was written")
+		}
 		if left, _ := os.ReadDir(dir); len(left) > 0 {
 			t.Errorf("%d ranges: the spool left %s behind", ranges, left[0].Name())
 		}
