@@ -27,9 +27,9 @@ with its file and line, and then no snapshot is written; an existing FILE is
 replaced only when the build succeeds. The environment ID is 1 to 128 letters,
 digits, '_', '.' or '-', starting with a letter or digit.
 
-While it builds, the items wait in a temporary file beside FILE rather than in
-memory: the build needs free disk space there of about the input's size, and
-removes the file when it ends.`,
+While it builds, the items and the index being built wait in a temporary file
+beside FILE rather than in memory: the build needs free disk space there of about
+the input's size, and removes the file when it ends.`,
 	example: "builder build --env demo --out build/demo.snap testdata/demo/content.ndjson",
 	run:     runBuild,
 }
