@@ -308,8 +308,10 @@ func (s *fieldSections) addDict(d *preparedDict) (off, size int) {
 		rebaseIndex(d.head[8:8+d.indexLen], base)
 		if d.dict.b != nil {
 			rebaseIndex(d.dict.b[8:8+d.indexLen], base)
-		} else {
-			s.sp.rebase(d.dict.at+8, d.indexLen, base)
+		} else { // in place in the spool
+			index := s.sp.read(d.dict.at+8, d.indexLen, nil)
+			rebaseIndex(index, base)
+			s.sp.writeAt(index, d.dict.at+8)
 		}
 	}
 	s.heads.add(off, d.head)

@@ -141,35 +141,22 @@ func (d *frozenDict) load(sp *spool) *frozenDict {
 	if d.spilledSize == 0 {
 		return d
 	}
-	b := sp.read(d.spilledAt, d.spilledHead, nil)
-	out := &frozenDict{count: d.count, terms: make([]string, d.count), ends: make([]int, d.count), dfs: make([]uint32, d.count)}
-	count, k := binary.Uvarint(b)
-	if k <= 0 || count != uint64(d.count) {
+	r := uvarintReader{b: sp.read(d.spilledAt, d.spilledHead, nil)}
+	if r.next() != uint64(d.count) || r.bad {
 		return &frozenDict{} // the spool failed (read as zeros): Encode reports it
 	}
-	b = b[k:]
+	out := &frozenDict{count: d.count, terms: make([]string, d.count), ends: make([]int, d.count), dfs: make([]uint32, d.count)}
 	lens := make([]int, d.count)
 	end := 0
 	for i := range d.count {
-		var v [3]uint64
-		for j := range v {
-			v[j], k = binary.Uvarint(b)
-			if k <= 0 {
-				return &frozenDict{}
-			}
-			b = b[k:]
-		}
-		end += int(v[1])
-		lens[i], out.ends[i], out.dfs[i] = int(v[0]), end, uint32(v[2])
+		lens[i] = int(r.next())
+		end += int(r.next())
+		out.ends[i], out.dfs[i] = end, uint32(r.next())
 	}
 	for i, n := range lens {
-		if n > len(b) {
-			return &frozenDict{}
-		}
-		out.terms[i] = unsafe.String(unsafe.SliceData(b), n)
-		b = b[n:]
+		out.terms[i] = r.str(n)
 	}
-	if len(b) != 0 || end != d.spilledSize-d.spilledHead {
+	if r.bad || len(r.b) != 0 || end != d.spilledSize-d.spilledHead {
 		return &frozenDict{}
 	}
 	out.lister = &listReader{sp: sp, at: d.spilledAt + int64(d.spilledHead), size: end}

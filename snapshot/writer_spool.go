@@ -128,10 +128,15 @@ func (s *spool) seal() error {
 // offset.
 func (s *spool) store(b []byte) int64 {
 	off := s.end.Add(int64(len(b))) - int64(len(b))
+	s.writeAt(b, off)
+	return off
+}
+
+// writeAt writes b at off, over bytes stored before.
+func (s *spool) writeAt(b []byte, off int64) {
 	if _, err := s.f.WriteAt(b, off); err != nil {
 		s.fail(err)
 	}
-	return off
 }
 
 // read returns the n bytes at off, in buf's memory when it is large enough.
@@ -142,16 +147,6 @@ func (s *spool) read(off int64, n int, buf []byte) []byte {
 		clear(buf)
 	}
 	return buf
-}
-
-// rebase adds base to the postings offsets of the block index of n bytes at off
-// (rebaseIndex), in place.
-func (s *spool) rebase(off int64, n int, base uint32) {
-	index := s.read(off, n, nil)
-	rebaseIndex(index, base)
-	if _, err := s.f.WriteAt(index, off); err != nil {
-		s.fail(err)
-	}
 }
 
 // close closes the file (and removes it, if that could not be done at once).
