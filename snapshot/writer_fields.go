@@ -59,10 +59,9 @@ type preparedDict struct {
 	rebase   bool
 }
 
-// denseList is the bitmap of term k's items (docsets.go) and, for text, its impacts
-// (impacts.go); off is the list's offset among the dictionary's lists, once encoded.
+// denseList is the bitmap of a term's items (docsets.go) and, for text, its impacts
+// (impacts.go); off is the term's list's offset among the dictionary's lists.
 type denseList struct {
-	term            int
 	off             uint32
 	bitmap, impacts []byte
 }
@@ -205,7 +204,7 @@ func prepareDict(dicts []*frozenDict, positions bool, n int, norms []byte, avgdl
 			postings = postings[:0]
 		}
 		if pw.bitmap != nil {
-			d.dense = append(d.dense, denseList{term: len(d.terms) - 1, bitmap: pw.bitmap, impacts: pw.impacts})
+			d.dense = append(d.dense, denseList{off: d.starts[len(d.starts)-1], bitmap: pw.bitmap, impacts: pw.impacts})
 		}
 	}
 	d.starts = append(d.starts, uint32(flushed+len(postings)))
@@ -231,10 +230,10 @@ func (fp fieldParts) flags() uint64 {
 		flags |= fieldTopLevel
 	}
 	for _, fb := range fp {
-		if len(fb.terms) > 0 || fb.frozenText.count > 0 {
+		if fb.frozenText.count > 0 { // every range is frozen once indexed
 			flags |= fieldHasText
 		}
-		if len(fb.keywords) > 0 || fb.frozenKeywords.count > 0 {
+		if fb.frozenKeywords.count > 0 {
 			flags |= fieldHasKeyword
 		}
 		if fb.hasValues {
@@ -288,9 +287,6 @@ func (d *preparedDict) encode(ids []string, sp *spool) {
 	d.head = termHead(dict)
 	d.indexLen = 8 * (blockCount(len(d.terms)) + 1)
 	d.rebase = len(d.starts) > len(d.terms) // every entry of the block index is set
-	for i := range d.dense {
-		d.dense[i].off = d.starts[d.dense[i].term]
-	}
 	d.dict = keep(sp, dict)
 	d.terms, d.starts = nil, nil
 }
