@@ -120,9 +120,7 @@ func (w *Writer) add(it pendingItem, status string) error {
 	}
 	w.ids[it.id] = struct{}{}
 	if w.spool != nil {
-		if it.raw {
-			it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
-		}
+		it.canonicalize()
 		it.at, it.length = w.spool.appendItem(it.json), len(it.json)
 		it.json = nil
 	}

@@ -54,9 +54,15 @@ func canonicalizeAll(items []pendingItem) {
 	const chunk = 256
 	forEachIndex((len(items)+chunk-1)/chunk, func(c int) {
 		for i := c * chunk; i < min(len(items), (c+1)*chunk); i++ {
-			if it := &items[i]; it.raw {
-				it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
-			}
+			items[i].canonicalize()
 		}
 	})
+}
+
+// canonicalize puts an item added with AddValidated in canonical form; other items
+// are in it already.
+func (it *pendingItem) canonicalize() {
+	if it.raw {
+		it.json, it.raw = canonicalForm(gjson.Parse(bytesView(it.json)), len(it.json)), false
+	}
 }
