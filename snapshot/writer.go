@@ -481,9 +481,9 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 
 // itemParts is what Encode makes of the items before it encodes the field sections.
 type itemParts struct {
-	bodies                 bodyBlocks // the stored body blocks
-	bodyOffs, blocks, dict []byte     // the bodies' sections
-	derived                [][]byte   // the Derive sections' bytes, in w.derived's order
+	bodies                 sectionPieces // the stored body blocks
+	bodyOffs, blocks, dict []byte        // the bodies' sections
+	derived                [][]byte      // the Derive sections' bytes, in w.derived's order
 	fields                 map[string]fieldParts
 	statuses               map[string]struct{}
 }

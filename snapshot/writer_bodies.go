@@ -52,39 +52,6 @@ func bodyDictionary(src itemSource) []byte {
 	return sample
 }
 
-// bodyBlocks are the stored body blocks in block order: in memory, or in the spool.
-type bodyBlocks struct {
-	mem   [][]byte // in memory: one slice per block
-	at    []int64  // in the spool: each block's offset
-	lens  []int    // and length
-	spool *spool
-}
-
-// size returns the blocks' total length.
-func (b *bodyBlocks) size() int64 {
-	var n int64
-	for _, m := range b.mem {
-		n += int64(len(m))
-	}
-	for _, l := range b.lens {
-		n += int64(l)
-	}
-	return n
-}
-
-// each calls emit with each block in order. A spooled block is read into a buffer
-// that the next block reuses: emit must not keep it.
-func (b *bodyBlocks) each(emit func([]byte)) {
-	for _, m := range b.mem {
-		emit(m)
-	}
-	var buf []byte
-	for i, at := range b.at {
-		buf = b.spool.read(at, b.lens[i], buf)
-		emit(buf)
-	}
-}
-
 // bodySections cuts the items' canonical JSON, one after another, into body blocks of
 // about BodyBlockTarget bytes and compresses each with the preset dictionary, on every
 // core. It returns the body part (the stored blocks, in the spool if the items are), the
@@ -92,7 +59,7 @@ func (b *bodyBlocks) each(emit func([]byte)) {
 // laid end to end), the bodies.blocks section (u64[B+1] offset of each stored block in
 // the body part, the last one the part's length; u32[B+1] first item of each block, the
 // last one n; u32[B] CRC-32C of each stored block) and the bodies.dict section.
-func bodySections(src itemSource) (stored bodyBlocks, offs, blocks, dict []byte) {
+func bodySections(src itemSource) (stored sectionPieces, offs, blocks, dict []byte) {
 	n := len(src.items)
 	offs = make([]byte, 0, 8*(n+1))
 	offs = binary.LittleEndian.AppendUint64(offs, 0)
@@ -110,13 +77,7 @@ func bodySections(src itemSource) (stored bodyBlocks, offs, blocks, dict []byte)
 	count := len(firsts) - 1
 
 	dict = bodyDictionary(src)
-	stored.spool = src.spool
-	lens := make([]int, count)
-	if src.spool != nil {
-		stored.at, stored.lens = make([]int64, count), lens
-	} else {
-		stored.mem = make([][]byte, count)
-	}
+	parts := make([]piece, count)
 	crcs := make([]uint32, count)
 	// Each core compresses into a scratch buffer of its own and keeps an exact copy (or
 	// stores it in the spool), so that the blocks leave no garbage of grown buffers
@@ -141,22 +102,22 @@ func bodySections(src itemSource) (stored bodyBlocks, offs, blocks, dict []byte)
 		}
 		_ = c.w.Close()
 		block := c.buf.Bytes()
-		lens[b], crcs[b] = len(block), crc32.Checksum(block, castagnoli)
-		if src.spool != nil {
-			stored.at[b] = src.spool.store(block)
-		} else {
-			stored.mem[b] = bytes.Clone(block)
+		crcs[b] = crc32.Checksum(block, castagnoli)
+		if src.spool == nil {
+			block = bytes.Clone(block)
 		}
+		parts[b] = keep(src.spool, block)
 		compressors.Put(c)
 	})
 
 	blocks = make([]byte, 0, 8*(count+1)+4*(2*count+1))
 	at := uint64(0)
 	blocks = binary.LittleEndian.AppendUint64(blocks, at)
-	for _, l := range lens {
-		at += uint64(l)
+	for _, p := range parts {
+		at += uint64(p.size())
 		blocks = binary.LittleEndian.AppendUint64(blocks, at)
 	}
+	stored = sectionPieces{parts: parts, size: int(at)}
 	blocks = appendU32s(blocks, firsts)
 	return stored, offs, appendU32s(blocks, crcs), dict
 }

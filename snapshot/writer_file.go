@@ -20,9 +20,9 @@ type Encoded struct {
 	table     []byte
 	indexLen  int64 // the index part: header, sections and table
 	paged     []encodedSection
-	pagedEnd  int64      // the end of the paged part (indexLen when there is none)
-	bodyStart int64      // the body part's offset: pagedEnd rounded up to bodyAlign
-	bodies    bodyBlocks // the body part: the stored blocks in item order
+	pagedEnd  int64         // the end of the paged part (indexLen when there is none)
+	bodyStart int64         // the body part's offset: pagedEnd rounded up to bodyAlign
+	bodies    sectionPieces // the body part: the stored blocks in item order
 	size      int64
 	sp        *spool // where the spooled pieces and blocks are, in a spooling build
 	closed    bool
@@ -152,20 +152,27 @@ func emitSections(sections []encodedSection, pos int64, sp *spool, emit func([]b
 		if pad := s.at - pos; pad > 0 {
 			emit(zeros[:pad])
 		}
-		for _, p := range s.pieces {
-			if len(p.b) > 0 {
-				emit(p.b)
-			}
-			for done := 0; done < p.n; {
-				k := min(p.n-done, spoolChunk)
-				buf = sp.read(p.at+int64(done), k, buf)
-				emit(buf)
-				done += k
-			}
-		}
+		buf = emitPieces(s.pieces, sp, buf, emit)
 		pos = s.at + s.size
 	}
 	return pos
+}
+
+// emitPieces calls emit with the pieces' bytes in order, reading spooled ones from sp
+// a chunk at a time into buf, which it returns for the next call.
+func emitPieces(pieces []piece, sp *spool, buf []byte, emit func([]byte)) []byte {
+	for _, p := range pieces {
+		if len(p.b) > 0 {
+			emit(p.b)
+		}
+		for done := 0; done < p.n; {
+			k := min(p.n-done, spoolChunk)
+			buf = sp.read(p.at+int64(done), k, buf)
+			emit(buf)
+			done += k
+		}
+	}
+	return buf
 }
 
 // bodyPart calls emit with the padding after the paged part, then the items.
@@ -173,11 +180,7 @@ func (e *Encoded) bodyPart(emit func([]byte)) {
 	if pad := e.bodyStart - e.pagedEnd; pad > 0 {
 		emit(zeros[:pad])
 	}
-	e.bodies.each(func(b []byte) {
-		if len(b) > 0 {
-			emit(b)
-		}
-	})
+	emitPieces(e.bodies.parts, e.sp, nil, emit)
 }
 
 // indexPart calls emit with the index part's bytes after the header, in file order.
@@ -254,7 +257,7 @@ func (b *fileBuilder) sectionOf(name string, pieces sectionPieces) {
 
 // finish lays the sections out, then the body part, and computes the header, its
 // content hash and checksum.
-func (b *fileBuilder) finish(preview bool, n int, bodies bodyBlocks) *Encoded {
+func (b *fileBuilder) finish(preview bool, n int, bodies sectionPieces) *Encoded {
 	var pages []byte
 	if len(b.paged) > 0 {
 		pages = b.layoutPaged()
@@ -287,7 +290,7 @@ func (b *fileBuilder) finish(preview bool, n int, bodies bodyBlocks) *Encoded {
 		e.table = append(e.table, entry[:]...)
 	}
 	e.bodyStart = (e.pagedEnd + bodyAlign - 1) &^ (bodyAlign - 1)
-	e.size = e.bodyStart + bodies.size()
+	e.size = e.bodyStart + int64(bodies.size)
 
 	h := &e.header
 	copy(h[offMagic:], Magic)
