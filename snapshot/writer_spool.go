@@ -166,10 +166,11 @@ type itemSource struct {
 
 // size returns the length of item i's JSON.
 func (src itemSource) size(i int) int {
-	if it := &src.items[i]; it.json != nil || src.spool == nil {
+	it := &src.items[i]
+	if it.json != nil || src.spool == nil {
 		return len(it.json)
 	}
-	return src.items[i].length
+	return it.length
 }
 
 // json returns item i's JSON. A spooled item is read into buf's memory when buf is
