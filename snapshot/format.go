@@ -7,7 +7,9 @@ import (
 )
 
 // Format constants. A reader accepts any minor version of the major versions it reads
-// (2 and 3): minor versions only add sections, which older readers ignore.
+// (2 and 3): minor versions only add sections and field flags, which older readers
+// ignore. Format 3.1 stores the sort orders bit-packed, in a section and under a field
+// flag of their own (fieldHasPackedPerms): 0.53x their size at 100k items.
 //
 // Format 2 splits the file in two parts. The index part (the header, every section and
 // the section table) is what a query needs to decide which items answer it; it is
@@ -24,7 +26,7 @@ import (
 const (
 	Magic        = "CDASNAP\x00"
 	MajorVersion = 3
-	MinorVersion = 0
+	MinorVersion = 1
 
 	headerSize      = 80
 	sectionEntry    = 40 // name [24]byte, offset u64, length u64
@@ -66,7 +68,8 @@ const (
 	secPostings    = "postings"       // per term: item count, blocks of 128 bit-packed items led by skip entries, then positions (postings.go)
 	secNorms       = "norms"          // one length byte per item per text field
 	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
-	secPerms       = "perms"          // u32[n] precomputed sort orders per top-level field
+	secPerms       = "perms"          // up to format 3.0: u32[n] precomputed sort orders per top-level field
+	secPermsPacked = "perms.packed"   // from format 3.1: the sort orders bit-packed (see fieldHasPackedPerms)
 	secPages       = "pages"          // from format 3: the paged part's place and its pages' CRC-32C (pages.go)
 	secTermHeads   = "terms.heads"    // from format 3: each term dictionary's block index and first terms, at hand while its blocks are paged (termdict.go)
 	// From format 2.1, secDocSets and secImpacts: the common terms' items as bitmaps
@@ -83,7 +86,15 @@ const (
 	fieldHasKeyword              // exact values (<field>.keyword)
 	fieldHasValues               // typed values, ranks
 	fieldMultiValued             // some item holds several values (an array)
-	fieldHasPerms                // precomputed sort orders
+	fieldHasPerms                // precomputed sort orders, u32 per item (format 3.0 and before)
+	// fieldHasPackedPerms: precomputed sort orders in section perms.packed (from format
+	// 3.1): per field with the flag, in directory order, its ascending then its
+	// descending order, each n item numbers at the fewest bits that hold n-1 and
+	// packedSlack zero bytes (values.go), so each order's place follows from n. The
+	// directory holds nothing more for them: a reader that does not know the flag reads
+	// the directory as before, sees no sort orders, and sorts by the value column's
+	// ranks instead, with the same answers.
+	fieldHasPackedPerms
 )
 
 // ValueKind is the type of one stored value. The order of the constants is the order

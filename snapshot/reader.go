@@ -54,6 +54,7 @@ type Snapshot struct {
 	pages *pageCache
 
 	terms, postings, norms, docvalues, perms span
+	permsPacked                              span          // from format 3.1: the sort orders bit-packed
 	termHeads                                span          // from format 3: the dictionaries' heads (termdict.go)
 	dense                                    denseSections // the common terms' bitmaps and impacts
 
@@ -256,7 +257,7 @@ func (s *Snapshot) readStructure() error {
 	}
 	s.terms, s.postings, s.norms = byName[secTerms], byName[secPostings], byName[secNorms]
 	s.termHeads = byName[secTermHeads]
-	s.docvalues, s.perms = byName[secDocValues], byName[secPerms]
+	s.docvalues, s.perms, s.permsPacked = byName[secDocValues], byName[secPerms], byName[secPermsPacked]
 	var err error
 	if s.dense.docSets, err = readListTable(s.str, byName[secDocSets], byName[secDocSetBitmaps], (s.n+63)/64, 8); err != nil {
 		return errors.New("docsets: " + err.Error())
@@ -417,6 +418,7 @@ type Field struct {
 
 	values            valueIndex
 	permAsc, permDesc span
+	permWidth         uint8 // bits per item number of the packed orders; 0: u32 (format 3.0)
 }
 
 // decoder reads uvarints from a byte string and remembers the first error.
@@ -485,7 +487,6 @@ func (d *decoder) sub(sec span) span {
 	return sp
 }
 
-// array reads an offset and returns the range of n u32s of the section sec from there.
 // array reads the offset of an array of n u32 in sec and returns its span.
 func (d *decoder) array(sec span, n int) span {
 	off := d.int(sec.len())
@@ -505,6 +506,7 @@ func (s *Snapshot) readFields(dir string) error {
 	count := d.int(len(dir))
 	s.fields = make([]Field, 0, count)
 	s.fieldIndex = make(map[string]int, count)
+	packed := 0 // fields with packed sort orders so far
 	for i := 0; i < count && d.err == nil; i++ {
 		f := Field{s: s}
 		f.name = strings.Clone(d.str(d.int(len(dir))))
@@ -531,7 +533,18 @@ func (s *Snapshot) readFields(dir string) error {
 				f.values, d.err = openValues(s.str, dv, s.n)
 			}
 		}
-		if f.flags&fieldHasPerms != 0 {
+		switch {
+		case f.flags&fieldHasPackedPerms != 0:
+			f.permWidth = uint8(bitsFor(uint64(s.n)))
+			size := int(packedLen(uint64(s.n), f.permWidth))
+			var ok1, ok2 bool
+			f.permAsc, ok1 = s.permsPacked.sub(2*packed*size, size)
+			f.permDesc, ok2 = s.permsPacked.sub((2*packed+1)*size, size)
+			if !ok1 || !ok2 {
+				d.err = errors.New("sort orders out of bounds")
+			}
+			packed++
+		case f.flags&fieldHasPerms != 0:
 			f.permAsc = d.array(s.perms, s.n)
 			f.permDesc = d.array(s.perms, s.n)
 		}
@@ -626,15 +639,24 @@ func (f *Field) RankDesc(doc int) uint32 {
 func (f *Field) HasSortOrders() bool { return f.permAsc.len() > 0 }
 
 // SortedDoc returns the i-th item of the field's precomputed order: ascending by value
-// or descending, ties by ContentID ascending, items without the field last (D6).
+// or descending, ties by ContentID ascending, items without the field last (D6); -1
+// when i is not below Len() or the file's order is damaged there.
 func (f *Field) SortedDoc(i int, desc bool) int {
 	arr := f.permAsc
 	if desc {
 		arr = f.permDesc
 	}
-	v, ok := u32At(arr.of(f.s.str), i)
-	if !ok {
+	var v uint32
+	switch {
+	case i < 0 || i >= f.s.n || arr.len() == 0:
 		return -1
+	case f.permWidth == 0:
+		v, _ = u32At(arr.of(f.s.str), i) // the span holds n of them
+	default:
+		v = packedAt(f.s.str, arr.off, uint32(i), f.permWidth)
+	}
+	if uint64(v) >= uint64(f.s.n) {
+		return -1 // a damaged order names no item
 	}
 	return int(v)
 }

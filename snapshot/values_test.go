@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // valueCase is one item's values of the field under test, as JSON, and what Values
@@ -172,5 +174,64 @@ func TestValueColumnRejects(t *testing.T) {
 		if _, err := openValues(string(b), span{0, len(b)}, 3); err == nil {
 			t.Errorf("%s: opened", name)
 		}
+	}
+}
+
+// TestSortOrders checks the precomputed orders of a top-level field over enough items
+// that the packed item numbers (10 bits at 600 items) straddle bytes: ascending by
+// value, descending, ties by ContentID, items without the field last either way.
+func TestSortOrders(t *testing.T) {
+	const n = 600
+	items := make([]string, n)
+	for i := range n {
+		name := ""
+		if i%7 != 3 { // some items lack the field
+			name = fmt.Sprintf(`,"Name":"n%03d"`, (i*37)%50) // many ties
+		}
+		items[i] = fmt.Sprintf(`{"ContentID":"c%04d","Status":"Published"%s}`, i, name)
+	}
+	s, err := Open(build(t, false, items...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Field("Name")
+	if !f.HasSortOrders() || f.permWidth != 10 {
+		t.Fatalf("Name: sort orders %v, width %d", f.HasSortOrders(), f.permWidth)
+	}
+	value := func(doc int) (string, bool) {
+		v := gjson.Get(s.Item(doc), "Name")
+		return v.String(), v.Exists()
+	}
+	for _, desc := range []bool{false, true} {
+		for i := 1; i < n; i++ {
+			a, b := f.SortedDoc(i-1, desc), f.SortedDoc(i, desc)
+			va, hasA := value(a)
+			vb, hasB := value(b)
+			ordered := hasA && !hasB || hasA == hasB && (va == vb && a < b || va != vb && (va < vb) != desc)
+			if !ordered {
+				t.Fatalf("desc %v: item %d (%q) before item %d (%q)", desc, a, va, b, vb)
+			}
+		}
+	}
+	if f.SortedDoc(n, false) != -1 || f.SortedDoc(-1, true) != -1 {
+		t.Error("SortedDoc out of range is not -1")
+	}
+}
+
+// TestSortOrdersFormat30 reads orders as format 3.0 stored them (u32 per item, no
+// packed flag) and checks that an order naming no item reads as -1 in both layouts.
+func TestSortOrdersFormat30(t *testing.T) {
+	var u32s, packed []byte
+	u32s = appendU32s(u32s, []uint32{2, 0, 1, 7})
+	packed = appendPacked(packed, []uint32{2, 0, 3}, 2)
+	base := string(u32s) + string(packed)
+	s := &Snapshot{str: base, n: 3}
+	old := Field{s: s, permAsc: span{0, 12}, permDesc: span{4, 16}}
+	if got := []int{old.SortedDoc(0, false), old.SortedDoc(1, false), old.SortedDoc(2, false), old.SortedDoc(2, true)}; fmt.Sprint(got) != "[2 0 1 -1]" {
+		t.Errorf("u32 orders read %v", got)
+	}
+	cur := Field{s: s, permAsc: span{16, len(base)}, permDesc: span{16, len(base)}, permWidth: 2}
+	if got := []int{cur.SortedDoc(0, false), cur.SortedDoc(1, true), cur.SortedDoc(2, false), cur.SortedDoc(3, false)}; fmt.Sprint(got) != "[2 0 -1 -1]" {
+		t.Errorf("packed orders read %v", got)
 	}
 }

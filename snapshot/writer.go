@@ -459,7 +459,7 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	b.pagedSection(secPostings, fs.postings)
 	b.sectionOf(secNorms, fs.norms)
 	b.sectionOf(secDocValues, fs.docvalues)
-	b.sectionOf(secPerms, fs.perms)
+	b.sectionOf(secPermsPacked, fs.perms)
 	if sets := &fs.dense.docSets; sets.count > 0 {
 		b.section(secDocSets, sets.head((n+63)/64))
 		b.pagedSection(secDocSetBitmaps, sets.records)

@@ -38,7 +38,7 @@ type preparedField struct {
 	// memory, for the fields before to be laid out.
 	norms     piece
 	docvalues piece // the value column (values.go)
-	permAsc   piece // u32 sort orders, top-level fields only (u32, not packed: a walk down an order reads one per item)
+	permAsc   piece // sort orders, top-level fields only, packed (fieldHasPackedPerms)
 	permDesc  piece
 }
 
@@ -130,12 +130,14 @@ func prepareField(fp fieldParts, ids []string, sp *spool) preparedField {
 		f.keyword.encode(ids, sp)
 	}
 	if f.flags&fieldHasValues != 0 {
-		vals := encodeValues(fp, n, kwOrder, f.flags&fieldHasPerms != 0)
+		vals := encodeValues(fp, n, kwOrder, f.flags&fieldHasPackedPerms != 0)
 		f.docvalues = keep(sp, vals.bytes)
-		if f.flags&fieldHasPerms != 0 {
+		if f.flags&fieldHasPackedPerms != 0 {
 			pa, pd := sortOrders(vals.asc, vals.desc)
-			f.permAsc = keep(sp, appendU32s(make([]byte, 0, 4*n), pa))
-			f.permDesc = keep(sp, appendU32s(make([]byte, 0, 4*n), pd))
+			width := bitsFor(uint64(n))
+			size := int(packedLen(uint64(n), uint8(width)))
+			f.permAsc = keep(sp, appendPacked(make([]byte, 0, size), pa, uint(width)))
+			f.permDesc = keep(sp, appendPacked(make([]byte, 0, size), pd, uint(width)))
 		}
 	}
 	return f
@@ -244,7 +246,7 @@ func (fp fieldParts) flags() uint64 {
 		}
 	}
 	if flags&fieldHasValues != 0 && flags&fieldTopLevel != 0 {
-		flags |= fieldHasPerms // sort orders are precomputed for top-level fields only
+		flags |= fieldHasPackedPerms // sort orders are precomputed for top-level fields only
 	}
 	return flags
 }
@@ -271,10 +273,8 @@ func (s *fieldSections) addField(f *preparedField) {
 	if f.flags&fieldHasValues != 0 {
 		s.dir = appendUvarints(s.dir, s.docvalues.size, f.docvalues.size())
 		s.docvalues.addPiece(f.docvalues)
-		if f.flags&fieldHasPerms != 0 {
-			s.dir = appendUvarints(s.dir, s.perms.size)
-			s.perms.addPiece(f.permAsc)
-			s.dir = appendUvarints(s.dir, s.perms.size)
+		if f.flags&fieldHasPackedPerms != 0 {
+			s.perms.addPiece(f.permAsc) // their places follow from n (fieldHasPackedPerms)
 			s.perms.addPiece(f.permDesc)
 		}
 	}
