@@ -11,9 +11,9 @@
 package analysis
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // PositionIncrementGap is the number of positions left empty between two
@@ -168,11 +168,13 @@ func utf16Len(r rune) int {
 // lowerer lower-cases terms as Lucene's LowerCaseFilter does (per code point,
 // Character.toLowerCase, which like unicode.ToLower is the simple case
 // mapping). Terms that are already lower-case are returned as they are; the
-// others are written one after another into a strings.Builder, whose String
-// is a view of bytes it never rewrites, so each term is a substring of it and
-// one call costs one allocation however many terms it lower-cases.
+// others are written one after another into buf, which is only ever appended
+// to, so each term is a view of bytes never rewritten (as strings.Builder's
+// String is) and one call costs one allocation however many terms it
+// lower-cases. Not a strings.Builder: it records its own address, which makes
+// TinyGo's escape analysis move every tokenizer holding one to the heap.
 type lowerer struct {
-	b strings.Builder
+	buf []byte
 }
 
 func (l *lowerer) lower(s string, hint int) string {
@@ -195,30 +197,32 @@ func (l *lowerer) lower(s string, hint int) string {
 	if i == len(s) {
 		return s
 	}
-	if l.b.Cap() == 0 {
+	if cap(l.buf) == 0 {
 		// Sized for the whole text: lower-casing rarely grows a string.
-		l.b.Grow(hint + 16)
+		l.buf = make([]byte, 0, hint+16)
 	}
-	start := l.b.Len()
-	l.b.WriteString(s[:i])
+	start := len(l.buf)
+	l.buf = append(l.buf, s[:i]...)
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			l.b.WriteByte(c)
+			l.buf = append(l.buf, c)
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			// Keep invalid bytes as they are rather than widen them to U+FFFD.
-			l.b.WriteByte(c)
+			l.buf = append(l.buf, c)
 		} else {
-			l.b.WriteRune(unicode.ToLower(r))
+			l.buf = utf8.AppendRune(l.buf, unicode.ToLower(r))
 		}
 		i += n
 	}
-	return l.b.String()[start:]
+	// The bytes from start on are never written again: appends go past them, and a
+	// grown buffer is a new array.
+	return unsafe.String(&l.buf[start], len(l.buf)-start)
 }

@@ -15,18 +15,13 @@ func (tk *tkScratch) scoreCandidates(k int) {
 	if n == 0 {
 		return
 	}
-	w := len(tk.columns) / (len(tk.leaves) + 2*len(tk.plan.ops) + 1)
-	next := 0
-	column := func() []float32 {
-		c := tk.columns[next*w : next*w+n]
-		next++
-		return c
-	}
-	zero := column()
+	cols := columnArena{cols: tk.columns, w: len(tk.columns) / (len(tk.leaves) + 2*len(tk.plan.ops) + 1), n: n}
+	w := cols.w
+	zero := cols.take()
 	clear(zero)
-	leafCols := next
+	leafCols := cols.next
 	for i := range tk.leaves {
-		col := column()
+		col := cols.take()
 		if tk.kept[i] {
 			tk.leaves[i].scoreColumn(col, docs)
 		}
@@ -43,7 +38,7 @@ func (tk *tkScratch) scoreCandidates(k int) {
 		case tkOpSum:
 			// A bool's should clauses add up in clause order (0 + x is x).
 			base := len(stack) - int(op.n)
-			sum := column()
+			sum := cols.take()
 			copy(sum, stack[base])
 			for _, c := range stack[base+1:] {
 				addColumn(sum, c)
@@ -51,7 +46,7 @@ func (tk *tkScratch) scoreCandidates(k int) {
 			stack = append(stack[:base], sum)
 		case tkOpMax:
 			base := len(stack) - int(op.n)
-			stack = append(stack[:base], tk.maxColumn(stack[base:], op.tie, column))
+			stack = append(stack[:base], maxColumn(stack[base:], op.tie, &cols))
 		}
 	}
 	tk.stack = stack[:0]
@@ -60,6 +55,21 @@ func (tk *tkScratch) scoreCandidates(k int) {
 			tk.offer(tkHit{doc: docs[i], score: s}, k)
 		}
 	}
+}
+
+// columnArena hands out the columns of one window's scoring: consecutive slices of n
+// scores, w apart, of tk.columns. (A closure over the same state cost the TinyGo
+// module four heap allocations per window.)
+type columnArena struct {
+	cols       []float32
+	w, n, next int
+}
+
+// take returns the next column.
+func (a *columnArena) take() []float32 {
+	c := a.cols[a.next*a.w : a.next*a.w+a.n]
+	a.next++
+	return c
 }
 
 // addColumn adds src's scores to dst's, item by item.
@@ -72,8 +82,8 @@ func addColumn(dst, src []float32) {
 
 // maxColumn is disMax's score of each candidate from its children's columns: the best
 // score, then tie × (the sum of all − the best), as disMax computes them.
-func (tk *tkScratch) maxColumn(children [][]float32, tie float32, column func() []float32) []float32 {
-	best := column()
+func maxColumn(children [][]float32, tie float32, cols *columnArena) []float32 {
+	best := cols.take()
 	clear(best)
 	if tie == 0 {
 		for _, c := range children {
@@ -86,7 +96,7 @@ func (tk *tkScratch) maxColumn(children [][]float32, tie float32, column func() 
 		}
 		return best
 	}
-	sum := column()
+	sum := cols.take()
 	clear(sum)
 	for _, c := range children {
 		c = c[:len(best)]

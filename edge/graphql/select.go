@@ -313,16 +313,14 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 			missing++
 		}
 	}
-	if missing > 0 {
-		jsonr.Parse(obj).ForEach(func(k, v jsonr.Result) bool {
-			for i := range plan {
-				if plan[i].typename == "" && slots[i] == "" && plan[i].name == k.Str {
-					slots[i] = v.Raw
-					missing--
-				}
+	var it jsonr.Members
+	for it.Reset(jsonr.Parse(obj)); missing > 0 && it.Next(); {
+		for i := range plan {
+			if plan[i].typename == "" && slots[i] == "" && plan[i].name == it.Key.Str {
+				slots[i] = it.Value.Raw
+				missing--
 			}
-			return missing > 0
-		})
+		}
 	}
 	dst = append(dst, '{')
 	first := true

@@ -102,29 +102,64 @@ func (t Result) ForEach(fn func(key, value Result) bool) {
 		fn(Result{}, t)
 		return
 	}
-	it, ok := members(t.Raw)
-	key := Result{Type: Number, Num: -1}
-	if it.object {
-		key.Type, key.Num = String, 0
-	}
-	var m member
-	var value Result
-	for ok && it.next(&m) {
-		if it.object {
-			key.Raw = t.Raw[m.keyStart:m.keyEnd]
-			key.Str = key.Raw[1 : len(key.Raw)-1]
-			if m.keyEscaped {
-				key.Str = unescape(key.Str)
-			}
-			key.Index = t.Index + m.keyStart
-		} else {
-			key.Num++
-		}
-		value.set(t.Raw[m.valueStart:m.valueEnd], m.valueEscaped, t.Index+m.valueStart)
-		if !fn(key, value) {
+	var it Members
+	for it.Reset(t); it.Next(); {
+		if !fn(it.Key, it.Value) {
 			return
 		}
 	}
+}
+
+// Members walks the members of an object or the elements of an array, as ForEach
+// visits them, for loops on hot paths: a closure handed to ForEach costs the TinyGo
+// module a heap allocation for each variable it captures. After each Next that returns
+// true, Key and Value are the member's, as ForEach passes them:
+//
+//	var it jsonr.Members
+//	for it.Reset(obj); it.Next(); {
+//		use(it.Key.Str, it.Value)
+//	}
+//
+// (A constructor returning a Members would move it to the heap under TinyGo.)
+type Members struct {
+	t     Result
+	it    memberIter
+	ok    bool
+	m     member
+	Key   Result // the member name as a String, or the element's position as a Number
+	Value Result
+}
+
+// Reset starts a walk over t's members; it visits nothing when t is not an object or
+// an array.
+func (it *Members) Reset(t Result) {
+	walk, ok := members(t.Raw)
+	*it = Members{t: t, it: walk, ok: ok && t.Type == JSON, Key: Result{Type: Number, Num: -1}}
+	if walk.object {
+		it.Key.Type, it.Key.Num = String, 0
+	}
+}
+
+// Next moves to the next member and reports whether there is one; it is false at the
+// end and at the first malformed member.
+func (it *Members) Next() bool {
+	if !it.ok || !it.it.next(&it.m) {
+		it.ok = false
+		return false
+	}
+	t, m := it.t, &it.m
+	if it.it.object {
+		it.Key.Raw = t.Raw[m.keyStart:m.keyEnd]
+		it.Key.Str = it.Key.Raw[1 : len(it.Key.Raw)-1]
+		if m.keyEscaped {
+			it.Key.Str = unescape(it.Key.Str)
+		}
+		it.Key.Index = t.Index + m.keyStart
+	} else {
+		it.Key.Num++
+	}
+	it.Value.set(t.Raw[m.valueStart:m.valueEnd], m.valueEscaped, t.Index+m.valueStart)
+	return true
 }
 
 // Get returns the value of the first member of an object named key, compared with the

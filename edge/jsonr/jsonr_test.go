@@ -1,6 +1,7 @@
 package jsonr
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -191,6 +192,24 @@ func TestForEach(t *testing.T) {
 	}
 	Result{}.ForEach(func(_, _ Result) bool { t.Error("ForEach on nothing called fn"); return true })
 	Parse(`{}`).ForEach(func(_, _ Result) bool { t.Error("ForEach on {} called fn"); return true })
+}
+
+// TestMembers checks that the iterator visits what ForEach visits (ForEach is built on
+// it), and nothing for a value that is not a container.
+func TestMembers(t *testing.T) {
+	var keys []string
+	var it Members
+	for it.Reset(Parse(`{"a":1,"b":[2]}`)); it.Next(); {
+		keys = append(keys, it.Key.Str+"="+it.Value.Raw)
+	}
+	if fmt.Sprint(keys) != "[a=1 b=[2]]" {
+		t.Errorf("members %v", keys)
+	}
+	for _, doc := range []string{`"str"`, `12`, `true`, ``, `{`} {
+		if it.Reset(Parse(doc)); it.Next() || it.Next() {
+			t.Errorf("%q: a member %+v", doc, it.Value)
+		}
+	}
 }
 
 func TestGet(t *testing.T) {
