@@ -55,8 +55,9 @@ type tkScratch struct {
 	order  []int     // scratch for building nodes
 	bounds []float32 // per leaf and window: the leaf's best possible score there
 	wins   []float32 // per window: the query's best possible score there
-	// nodeBound is, per node, its best possible score in the current window.
-	nodeBound []float32
+	// nodeBound is, per node, its best possible score in the current window, and
+	// allBounds the same for every window, node after node (sumRow is its scratch).
+	nodeBound, allBounds, sumRow []float32
 	// cands is, per node, the window's items that may reach what the node needs.
 	cands []uint64
 	// counts are a sum's items present in at least 1, 2, ... of its children.

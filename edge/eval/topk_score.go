@@ -237,29 +237,51 @@ func zeroed[T any](b []T, n int) []T {
 	return b
 }
 
-// nodeBounds fills tk.nodeBound with each node's best possible score in window win,
-// composed from the leaves' as the score program composes scores, each widened by
-// inflate.
-func (tk *tkScratch) nodeBounds(win, windows int) {
+// allNodeBounds fills tk.allBounds with each node's best possible score in each
+// window, composed from the leaves' as the score program composes scores, each widened
+// by inflate. It works node by node over all the windows at once, each node's bounds a
+// row, so that its loops run over consecutive floats (a node's bound in a window is
+// the same float operations in the same order as window by window: same bounds); one
+// window at a time, the dispatch per node and window cost the TinyGo module a tenth of
+// a three-word search.
+func (tk *tkScratch) allNodeBounds(windows int) {
+	tk.allBounds = zeroed(tk.allBounds, len(tk.nodes)*windows)
+	tk.sumRow = zeroed(tk.sumRow, windows)
 	for i, nd := range tk.nodes {
-		var b float32
+		b := tk.allBounds[i*windows : (i+1)*windows]
 		switch nd.op.kind {
 		case tkOpLeaf:
-			b = tk.bounds[int(nd.op.n)*windows+win]
+			leaf := int(nd.op.n)
+			copy(b, tk.bounds[leaf*windows:(leaf+1)*windows])
 		case tkOpSum:
 			for _, c := range tk.kids[nd.first : nd.first+nd.count] {
-				b += tk.nodeBound[c]
+				addColumn(b, tk.allBounds[c*windows:(c+1)*windows])
 			}
 		case tkOpMax:
-			var sum float32
+			sum := tk.sumRow
+			clear(sum)
 			for _, c := range tk.kids[nd.first : nd.first+nd.count] {
-				b = max(b, tk.nodeBound[c])
-				sum += tk.nodeBound[c]
+				kid := tk.allBounds[c*windows : (c+1)*windows]
+				for w, x := range kid {
+					b[w] = max(b[w], x)
+					sum[w] += x
+				}
 			}
 			// best + tie × (sum − best) is at most best + tie × sum.
-			b += nd.op.tie * sum
+			for w := range b {
+				b[w] += nd.op.tie * sum[w]
+			}
 		}
-		tk.nodeBound[i] = inflate(b)
+		for w, x := range b {
+			b[w] = inflate(x)
+		}
+	}
+}
+
+// nodeBounds sets tk.nodeBound to each node's bound in window win (allNodeBounds).
+func (tk *tkScratch) nodeBounds(win, windows int) {
+	for i := range tk.nodeBound {
+		tk.nodeBound[i] = tk.allBounds[i*windows+win]
 	}
 }
 
@@ -276,12 +298,9 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 	windows := (e.n + w - 1) / w
 	tk.leafBounds(w, windows)
 	tk.nodeBound = zeroed(tk.nodeBound, len(tk.nodes))
-	tk.wins = zeroed(tk.wins, windows)
+	tk.allNodeBounds(windows)
 	root := len(tk.nodes) - 1
-	for win := range windows {
-		tk.nodeBounds(win, windows)
-		tk.wins[win] = tk.nodeBound[root]
-	}
+	tk.wins = append(tk.wins[:0], tk.allBounds[root*windows:(root+1)*windows]...)
 	tk.columns = zeroed(tk.columns, (len(tk.leaves)+2*len(tk.plan.ops)+1)*w)
 	tk.kept = zeroed(tk.kept, len(tk.leaves))
 	if words := len(tk.nodes) * (w / 64); cap(tk.cands) < words {
