@@ -301,12 +301,12 @@ type fieldBuilder struct {
 	multi    bool
 	docCount int
 
-	terms    map[string]*postingBuf
+	terms    termTable
 	textDocs int
 	sumTTF   int64
 	norms    []byte
 
-	keywords map[string]*postingBuf
+	keywords termTable
 
 	// frozenText and frozenKeywords are terms and keywords once the range is indexed
 	// (freeze): the maps are let go of then.
@@ -340,6 +340,41 @@ type postingBuf struct {
 	groupDoc uint32
 }
 
+// termTable is one field's terms (or keywords) in one range of items and their
+// postings: a map from each term to its place in one slice of postings buffers, rather
+// than a map to a buffer each. Why: at 100k items the indexing pass holds a few
+// hundred thousand terms per range, and the collector, run often to keep a build's
+// memory down, walked a pointer and an object per term (a tenth of the build's CPU
+// time). A pointer into bufs is valid until the next add. A keyword table also sets
+// each buffer's term (postingBuf.term).
+type termTable struct {
+	ids      map[string]int32
+	bufs     []postingBuf
+	keywords bool
+}
+
+// newTermTable returns an empty table, of keywords with keywords.
+func newTermTable(keywords bool) termTable {
+	return termTable{ids: map[string]int32{}, keywords: keywords}
+}
+
+// get returns term's postings buffer, adding an empty one for a new term. The table
+// keeps a copy of term: the caller's may be a view of an item's JSON, which the writer
+// may drop once the items are indexed (EncodeOnce).
+func (t *termTable) get(term string) (*postingBuf, int32) {
+	id, ok := t.ids[term]
+	if !ok {
+		id = int32(len(t.bufs))
+		key := strings.Clone(term)
+		t.bufs = append(t.bufs, postingBuf{})
+		if t.keywords {
+			t.bufs[id].term = key
+		}
+		t.ids[key] = id
+	}
+	return &t.bufs[id], id
+}
+
 // addDoc records item doc, after the items recorded so far; a text item's positions
 // follow with addPositions.
 func (p *postingBuf) addDoc(doc int) {
@@ -361,10 +396,11 @@ type docScratch struct {
 	grouped  []int       // the tokens' positions, group after group
 }
 
-// termGroup is one distinct term of an item: its postings, how many times the item has
-// it, and where its positions start in docScratch.grouped.
+// termGroup is one distinct term of an item: its postings (its place in the field's
+// termTable), how many times the item has it, and where its positions start in
+// docScratch.grouped.
 type termGroup struct {
-	pb           *postingBuf
+	id           int32
 	count, start int
 }
 
@@ -717,14 +753,8 @@ func (fb *fieldBuilder) addDoc(doc int, vals []gjson.Result, s *docScratch) {
 					bv = buildValue{kind: KindDate, bits: uint64(inst.Millis), str: v.Str}
 				}
 			}
-			kb := fb.keywords[v.Str]
-			if kb == nil {
-				// The term is copied: v.Str is a view of the item's JSON, which the
-				// writer may drop once the items are indexed (EncodeOnce).
-				kb = &postingBuf{term: strings.Clone(v.Str)}
-				fb.keywords[kb.term] = kb
-			}
-			bv.str = kb.term
+			kb, _ := fb.keywords.get(v.Str)
+			bv.str = kb.term // the table's copy
 			if kb.df == 0 || int(kb.lastDoc) != doc {
 				kb.addDoc(doc)
 			}
@@ -750,14 +780,10 @@ func (fb *fieldBuilder) addDoc(doc int, vals []gjson.Result, s *docScratch) {
 func (fb *fieldBuilder) addTokens(doc int, s *docScratch) {
 	s.groups, s.tokGroup = s.groups[:0], s.tokGroup[:0]
 	for _, t := range s.tokens {
-		pb := fb.terms[t.Term]
-		if pb == nil {
-			pb = &postingBuf{}
-			fb.terms[strings.Clone(t.Term)] = pb
-		}
+		pb, id := fb.terms.get(t.Term)
 		if int(pb.groupDoc) != doc+1 {
 			pb.groupDoc, pb.group = uint32(doc+1), int32(len(s.groups))
-			s.groups = append(s.groups, termGroup{pb: pb})
+			s.groups = append(s.groups, termGroup{id: id})
 		}
 		s.groups[pb.group].count++
 		s.tokGroup = append(s.tokGroup, pb.group)
@@ -777,11 +803,12 @@ func (fb *fieldBuilder) addTokens(doc int, s *docScratch) {
 	for _, g := range s.groups {
 		start := end
 		end += g.count
-		if k := binary.MaxVarintLen32 * (g.count + 2); len(g.pb.buf)+k > cap(g.pb.buf) {
-			g.pb.buf = growFor(g.pb.buf, k, doc-fb.base, fb.span)
+		pb := &fb.terms.bufs[g.id]
+		if k := binary.MaxVarintLen32 * (g.count + 2); len(pb.buf)+k > cap(pb.buf) {
+			pb.buf = growFor(pb.buf, k, doc-fb.base, fb.span)
 		}
-		g.pb.addDoc(doc)
-		g.pb.addPositions(s.grouped[start:end])
+		pb.addDoc(doc)
+		pb.addPositions(s.grouped[start:end])
 	}
 }
 

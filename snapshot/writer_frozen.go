@@ -76,7 +76,7 @@ func (r *listReader) slice(start, end int) []byte {
 // their frozen form, spilled to sp unless sp is nil.
 func (fb *fieldBuilder) freeze(sp *spool) {
 	fb.frozenText, fb.frozenKeywords = freezeDict(fb.terms), freezeDict(fb.keywords)
-	fb.terms, fb.keywords = nil, nil
+	fb.terms, fb.keywords = termTable{}, termTable{}
 	if sp != nil {
 		fb.frozenText.spill(sp)
 		fb.frozenKeywords.spill(sp)
@@ -85,13 +85,14 @@ func (fb *fieldBuilder) freeze(sp *spool) {
 }
 
 // freezeDict returns dict's frozen form.
-func freezeDict(dict map[string]*postingBuf) frozenDict {
-	if len(dict) == 0 {
+func freezeDict(dict termTable) frozenDict {
+	if len(dict.ids) == 0 {
 		return frozenDict{}
 	}
-	run := make([]termList, 0, len(dict))
+	run := make([]termList, 0, len(dict.ids))
 	size := 0
-	for term, pb := range dict {
+	for term, id := range dict.ids {
+		pb := &dict.bufs[id]
 		run = append(run, termList{term, pb})
 		size += len(pb.buf)
 	}

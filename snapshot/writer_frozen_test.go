@@ -37,7 +37,15 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 		t.Errorf("column read back %+v, want %+v", col, want)
 	}
 
-	dict := freezeDict(map[string]*postingBuf{"b": {buf: []byte{1, 2}, df: 1}, "a": {buf: []byte{3}, df: 1}, "c": {buf: []byte{4, 5, 6}, df: 2}})
+	table := newTermTable(false)
+	for _, tb := range []struct {
+		term string
+		pb   postingBuf
+	}{{"b", postingBuf{buf: []byte{1, 2}, df: 1}}, {"a", postingBuf{buf: []byte{3}, df: 1}}, {"c", postingBuf{buf: []byte{4, 5, 6}, df: 2}}} {
+		pb, _ := table.get(tb.term)
+		*pb = tb.pb
+	}
+	dict := freezeDict(table)
 	wantDict := dict
 	dict.spill(sp)
 	got := dict.load(sp)

@@ -131,7 +131,7 @@ func forEachIndex(count int, fn func(i int)) {
 func newFieldBuilder(path string, base, span int) *fieldBuilder {
 	return &fieldBuilder{
 		name: path, topLevel: !strings.Contains(path, "."), base: base, span: span,
-		terms: map[string]*postingBuf{}, keywords: map[string]*postingBuf{},
+		terms: newTermTable(false), keywords: newTermTable(true),
 	}
 }
 
