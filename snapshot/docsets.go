@@ -128,6 +128,36 @@ func (b Bitmap) CopyTo(dst []uint64) {
 	}
 }
 
+// WordsInto writes words first (at least 0), first+1, … of the bitmap into dst (0
+// past its end).
+func (b Bitmap) WordsInto(dst []uint64, first int) {
+	n := min(len(dst), max(b.words-first, 0))
+	if n == 0 {
+		clear(dst)
+		return
+	}
+	s := b.base[b.off+8*first : b.off+8*(first+n)]
+	for i := range dst[:n] {
+		dst[i] = le64(s[8*i : 8*i+8])
+	}
+	clear(dst[n:])
+}
+
+// OnesIn counts the items in words from to to-1 of the bitmap (those past its end
+// count none).
+func (b Bitmap) OnesIn(from, to int) int {
+	to = min(to, b.words)
+	if from >= to {
+		return 0
+	}
+	s := b.base[b.off+8*from : b.off+8*to]
+	n := 0
+	for i := 0; i+8 <= len(s); i += 8 {
+		n += bits.OnesCount64(le64(s[i : i+8]))
+	}
+	return n
+}
+
 // Word returns word i of the bitmap: items 64i to 64i+63, item 64i+j as bit j (0 for
 // an i out of range).
 func (b Bitmap) Word(i int) uint64 {

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -53,6 +54,7 @@ func TestDocSets(t *testing.T) {
 				if !slices.Equal(got, want) || b.Count() != p.DocFreq {
 					t.Fatalf("%s %q: the bitmap and the list disagree", name, dict.Term(i))
 				}
+				checkWordRanges(t, b, want)
 				checkImpacts(t, f, dict, i, n)
 			}
 		}
@@ -154,6 +156,35 @@ func TestImpactsWriter(t *testing.T) {
 			}
 			if !covers(f1, n1) && !covers(f2, n2) {
 				t.Fatalf("round %d: item %d (freq %d, norm %d) above %d/%d %d/%d", round, it.doc, it.freq, norms[it.doc], f1, n1, f2, n2)
+			}
+		}
+	}
+}
+
+// checkWordRanges checks WordsInto and OnesIn against the bitmap's words (want) over
+// ranges that start and end inside and past it.
+func checkWordRanges(t *testing.T, b Bitmap, want []uint64) {
+	t.Helper()
+	for from := 0; from <= len(want)+1; from++ {
+		for to := from; to <= len(want)+2; to++ {
+			dst := make([]uint64, to-from)
+			for i := range dst {
+				dst[i] = ^uint64(0) // WordsInto must overwrite every word
+			}
+			b.WordsInto(dst, from)
+			ones := 0
+			for i, x := range dst {
+				w := uint64(0)
+				if from+i < len(want) {
+					w = want[from+i]
+					ones += bits.OnesCount64(w)
+				}
+				if x != w {
+					t.Fatalf("WordsInto(%d words, %d): word %d = %x, want %x", len(dst), from, from+i, x, w)
+				}
+			}
+			if got := b.OnesIn(from, to); got != ones {
+				t.Fatalf("OnesIn(%d, %d) = %d, want %d", from, to, got, ones)
 			}
 		}
 	}

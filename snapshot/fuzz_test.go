@@ -66,6 +66,8 @@ func exercise(s *Snapshot) {
 					set := make([]uint64, b.Words())
 					b.CopyTo(set)
 					b.Count()
+					b.WordsInto(set[:min(len(set), 3)], max(b.Words()-1, 0))
+					b.OnesIn(1, b.Words()+1)
 				}
 				p = dict.Postings(i)
 				for k := 0; k < len(freqs)+2; k += 3 {

@@ -126,9 +126,9 @@ func (l *tkLeaf) scoreColumn(col []float32, docs []int32) {
 			col[i] = 0
 			continue
 		}
-		for l.rankWord < word {
-			l.rankBase += bits.OnesCount64(l.word(l.rankWord))
-			l.rankWord++
+		if l.rankWord < word {
+			l.rankBase += l.onesIn(l.rankWord, word)
+			l.rankWord = word
 		}
 		if l.keyword {
 			col[i] = l.scorer.score(1, 1)

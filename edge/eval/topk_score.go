@@ -124,6 +124,28 @@ func (l *tkLeaf) word(i int) uint64 {
 	return l.items[i]
 }
 
+// wordsInto copies words first, first+1, … of the leaf's set of items into dst, which
+// the set reaches the end of: one call per window rather than one per word.
+func (l *tkLeaf) wordsInto(dst []uint64, first int) {
+	if l.dense {
+		l.bitmap.WordsInto(dst, first)
+		return
+	}
+	copy(dst, l.items[first:])
+}
+
+// onesIn counts the leaf's items in words from to to-1 of its set.
+func (l *tkLeaf) onesIn(from, to int) int {
+	if l.dense {
+		return l.bitmap.OnesIn(from, to)
+	}
+	n := 0
+	for _, x := range l.items[from:to] {
+		n += bits.OnesCount64(x)
+	}
+	return n
+}
+
 // countMatches fills each leaf's set with its items, decoding item numbers only (a
 // common term's are in the file's bitmap already), and returns their union.
 func (e *Evaluator) countMatches(tk *tkScratch) docSet {
@@ -390,14 +412,13 @@ func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
 	case tkOpLeaf:
 		tk.kept[nd.op.n] = true
 		l := &tk.leaves[nd.op.n]
+		first := lo >> 6
+		n := min(len(out), max(tk.setWords-first, 0))
+		l.wordsInto(out[:n], first)
+		clear(out[n:])
 		any := uint64(0)
-		for i := range out {
-			if word := lo>>6 + i; word < tk.setWords {
-				out[i] = l.word(word)
-			} else {
-				out[i] = 0
-			}
-			any |= out[i]
+		for _, x := range out[:n] {
+			any |= x
 		}
 		return any != 0
 	case tkOpMax:
