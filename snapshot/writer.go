@@ -340,41 +340,6 @@ type postingBuf struct {
 	groupDoc uint32
 }
 
-// termTable is one field's terms (or keywords) in one range of items and their
-// postings: a map from each term to its place in one slice of postings buffers, rather
-// than a map to a buffer each. Why: at 100k items the indexing pass holds a few
-// hundred thousand terms per range, and the collector, run often to keep a build's
-// memory down, walked a pointer and an object per term (a tenth of the build's CPU
-// time). A pointer into bufs is valid until the next add. A keyword table also sets
-// each buffer's term (postingBuf.term).
-type termTable struct {
-	ids      map[string]int32
-	bufs     []postingBuf
-	keywords bool
-}
-
-// newTermTable returns an empty table, of keywords with keywords.
-func newTermTable(keywords bool) termTable {
-	return termTable{ids: map[string]int32{}, keywords: keywords}
-}
-
-// get returns term's postings buffer, adding an empty one for a new term. The table
-// keeps a copy of term: the caller's may be a view of an item's JSON, which the writer
-// may drop once the items are indexed (EncodeOnce).
-func (t *termTable) get(term string) (*postingBuf, int32) {
-	id, ok := t.ids[term]
-	if !ok {
-		id = int32(len(t.bufs))
-		key := strings.Clone(term)
-		t.bufs = append(t.bufs, postingBuf{})
-		if t.keywords {
-			t.bufs[id].term = key
-		}
-		t.ids[key] = id
-	}
-	return &t.bufs[id], id
-}
-
 // addDoc records item doc, after the items recorded so far; a text item's positions
 // follow with addPositions.
 func (p *postingBuf) addDoc(doc int) {
