@@ -642,23 +642,52 @@ func (f *Field) HasSortOrders() bool { return f.permAsc.len() > 0 }
 // or descending, ties by ContentID ascending, items without the field last (D6); -1
 // when i is not below Len() or the file's order is damaged there.
 func (f *Field) SortedDoc(i int, desc bool) int {
+	var one [1]int32
+	if f.SortedDocs(one[:], i, desc) == 0 {
+		return -1
+	}
+	return int(one[0])
+}
+
+// SortedDocs fills dst with items i, i+1, … of the field's precomputed order, as
+// SortedDoc returns them (-1 where the file's order is damaged), and returns how many
+// it filled: fewer than len(dst) at the order's end, none when i is out of range or the
+// field has no order. A walk down an order reads it this way, a run at a time: the std
+// module in wazero pays dearly for a call per item.
+func (f *Field) SortedDocs(dst []int32, i int, desc bool) int {
 	arr := f.permAsc
 	if desc {
 		arr = f.permDesc
 	}
-	var v uint32
-	switch {
-	case i < 0 || i >= f.s.n || arr.len() == 0:
-		return -1
-	case f.permWidth == 0:
-		v, _ = u32At(arr.of(f.s.str), i) // the span holds n of them
+	n := f.s.n
+	if i < 0 || i >= n || arr.len() == 0 {
+		return 0
+	}
+	dst = dst[:min(len(dst), n-i)]
+	s := f.s.str
+	switch w := uint(f.permWidth); {
+	case w == 0: // u32 (format 3.0); the span holds n of them (checked at open)
+		b := s[arr.off+4*i : arr.off+4*(i+len(dst))]
+		for k := range dst {
+			dst[k] = int32(le32(b[4*k:]))
+		}
+	case w <= 25: // packed, each item number within 4 bytes
+		mask := uint32(1)<<w - 1
+		for k := range dst {
+			bit := uint(i+k) * w
+			dst[k] = int32(le32(s[arr.off+int(bit>>3):]) >> (bit & 7) & mask)
+		}
 	default:
-		v = packedAt(f.s.str, arr.off, uint32(i), f.permWidth)
+		for k := range dst {
+			dst[k] = int32(packedAt(s, arr.off, uint32(i+k), f.permWidth))
+		}
 	}
-	if uint64(v) >= uint64(f.s.n) {
-		return -1 // a damaged order names no item
+	for k, v := range dst {
+		if uint32(v) >= uint32(n) {
+			dst[k] = -1 // a damaged order names no item
+		}
 	}
-	return int(v)
+	return len(dst)
 }
 
 func le64(b string) uint64 {

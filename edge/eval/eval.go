@@ -586,8 +586,17 @@ func (e *Evaluator) valueRange(f *snapshot.Field, lo, hi *query.Bound) docSet {
 		n := f.DocCount()
 		first := sort.Search(n, func(i int) bool { return inside(i, lo, false) })
 		end := sort.Search(n, func(i int) bool { return !inside(i, hi, true) })
-		for i := first; i < end; i++ {
-			set.add(f.SortedDoc(i, false))
+		for i := first; i < end; {
+			run := e.orderRun[:f.SortedDocs(e.orderRun[:min(end-i, len(e.orderRun))], i, false)]
+			if len(run) == 0 {
+				break
+			}
+			i += len(run)
+			for _, doc := range run {
+				if doc >= 0 {
+					set.add(int(doc))
+				}
+			}
 		}
 		return set
 	}

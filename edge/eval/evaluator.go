@@ -27,6 +27,9 @@ type Evaluator struct {
 
 	// termIter is the term iterator the scans of dictionaries reuse (termsFrom).
 	termIter snapshot.TermIter
+	// orderRun holds a run of a field's precomputed order (Field.SortedDocs) while a
+	// walk reads it.
+	orderRun [256]int32
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot

@@ -112,16 +112,25 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 		// the end of the page.
 		f, desc := resolved[0].field, resolved[0].desc
 		skip := from
-		for i := 0; i < e.n && len(docs) < end-from; i++ {
-			doc := f.SortedDoc(i, desc)
-			if doc < 0 || !m.set.has(doc) {
-				continue
+		for i := 0; i < e.n && len(docs) < end-from; {
+			run := e.orderRun[:f.SortedDocs(e.orderRun[:], i, desc)]
+			if len(run) == 0 {
+				break
 			}
-			if skip > 0 {
-				skip--
-				continue
+			i += len(run)
+			for _, d := range run {
+				doc := int(d)
+				if doc < 0 || !m.set.has(doc) {
+					continue
+				}
+				if skip > 0 {
+					skip--
+					continue
+				}
+				if docs = append(docs, doc); len(docs) == end-from {
+					break
+				}
 			}
-			docs = append(docs, doc)
 		}
 		return docs
 	}

@@ -122,8 +122,8 @@ func (t Result) ForEach(fn func(key, value Result) bool) {
 //
 // (A constructor returning a Members would move it to the heap under TinyGo.)
 type Members struct {
-	t     Result
-	it    memberIter
+	index int        // the container's Index: members' are counted from it
+	it    memberIter // over the container's Raw
 	ok    bool
 	m     member
 	Key   Result // the member name as a String, or the element's position as a Number
@@ -134,7 +134,7 @@ type Members struct {
 // an array.
 func (it *Members) Reset(t Result) {
 	walk, ok := members(t.Raw)
-	*it = Members{t: t, it: walk, ok: ok && t.Type == JSON, Key: Result{Type: Number, Num: -1}}
+	*it = Members{index: t.Index, it: walk, ok: ok && t.Type == JSON, Key: Result{Type: Number, Num: -1}}
 	if walk.object {
 		it.Key.Type, it.Key.Num = String, 0
 	}
@@ -147,18 +147,18 @@ func (it *Members) Next() bool {
 		it.ok = false
 		return false
 	}
-	t, m := it.t, &it.m
+	raw, index, m := it.it.s, it.index, &it.m
 	if it.it.object {
-		it.Key.Raw = t.Raw[m.keyStart:m.keyEnd]
+		it.Key.Raw = raw[m.keyStart:m.keyEnd]
 		it.Key.Str = it.Key.Raw[1 : len(it.Key.Raw)-1]
 		if m.keyEscaped {
 			it.Key.Str = unescape(it.Key.Str)
 		}
-		it.Key.Index = t.Index + m.keyStart
+		it.Key.Index = index + m.keyStart
 	} else {
 		it.Key.Num++
 	}
-	it.Value.set(t.Raw[m.valueStart:m.valueEnd], m.valueEscaped, t.Index+m.valueStart)
+	it.Value.set(raw[m.valueStart:m.valueEnd], m.valueEscaped, index+m.valueStart)
 	return true
 }
 
