@@ -112,8 +112,11 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 		// the end of the page.
 		f, desc := resolved[0].field, resolved[0].desc
 		skip := from
-		for i := 0; i < e.n && len(docs) < end-from; {
-			run := e.orderRun[:f.SortedDocs(e.orderRun[:], i, desc)]
+		// Runs of the order grow from what the page needs if every item is in the
+		// result, so that a first page does not decode a whole run.
+		size := min(end, len(e.orderRun))
+		for i := 0; i < e.n && len(docs) < end-from; size = min(2*size, len(e.orderRun)) {
+			run := e.orderRun[:f.SortedDocs(e.orderRun[:size], i, desc)]
 			if len(run) == 0 {
 				break
 			}
