@@ -11,6 +11,7 @@ require (
 	github.com/tetratelabs/wazero v1.11.0
 	github.com/tidwall/gjson v1.18.0
 	github.com/tidwall/match v1.1.1
+	golang.org/x/sys v0.38.0
 	golang.org/x/term v0.35.0
 )
 
@@ -78,7 +79,6 @@ require (
 	golang.org/x/crypto v0.41.0 // indirect
 	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/sync v0.17.0 // indirect
-	golang.org/x/sys v0.38.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
