@@ -55,17 +55,7 @@ type sectionPieces struct {
 }
 
 // add appends b to the section (storing it in the spool, when there is one).
-func (p *sectionPieces) add(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	if p.sp != nil {
-		p.parts = append(p.parts, piece{at: p.sp.store(b), n: len(b)})
-	} else {
-		p.parts = append(p.parts, piece{b: b})
-	}
-	p.size += len(b)
-}
+func (p *sectionPieces) add(b []byte) { p.addPiece(keep(p.sp, b)) }
 
 // addPiece appends a piece kept before (keep).
 func (p *sectionPieces) addPiece(pc piece) {

@@ -11,7 +11,8 @@ import (
 
 // termDictOf encodes a sorted term dictionary (termdict.go has the layout) on its
 // own: at offset 0 of the terms section, its postings lists at offset 0 of the postings
-// section (rebaseTermDict moves it to where it lands). A dictionary whose terms are
+// section (fieldSections.addDict moves its postings offsets, rebaseIndex, to where its
+// lists land). A dictionary whose terms are
 // ids, the items' ContentIDs in item order, is written as a reference to section ids
 // (kind 2).
 func termDictOf(d *preparedDict, ids []string) []byte {
