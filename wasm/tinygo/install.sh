@@ -8,13 +8,17 @@ set -euo pipefail
 TINYGO_VERSION=0.41.1
 DIR=${1:?usage: install.sh DIR}
 APT_PACKAGES=(llvm-19-dev clang-19 lld-19 libclang-19-dev libclang-rt-19-dev-wasm32 wasi-libc binaryen g++ patch)
-# Patches to TinyGo's runtime sources (compiled into every module TinyGo builds, so an
-# installed tree is patched in place). Each names a marker that shows it is applied.
+# Patches to TinyGo's sources, applied to an installed tree in place. Each names a marker
+# that shows it is applied. The runtime's sources are compiled into every module TinyGo
+# builds; a patch to the compiler's own sources (COMPILER_PATCHES) needs the tinygo
+# binary rebuilt, which bin/.cdaedge-compiler (the hash of those patches) records.
 PATCH_DIR=$(cd "$(dirname "$0")" && pwd)
-PATCHES=("gc-large-objects.patch:cdaedge: large objects" "gc-resident.patch:cdaedge: resident")
+PATCHES=("gc-large-objects.patch:cdaedge: large objects" "gc-resident.patch:cdaedge: resident"
+         "speed-prefixes.patch:cdaedge: speed prefixes")
+COMPILER_PATCHES=(speed-prefixes.patch)
 log() { echo "tinygo-install: $*" >&2; }
 
-# apply_patches patches DIR's runtime sources where a patch is not applied yet.
+# apply_patches patches DIR's sources where a patch is not applied yet.
 apply_patches() {
   local entry file marker target
   for entry in "${PATCHES[@]}"; do
@@ -24,6 +28,19 @@ apply_patches() {
     log "patching $target ($file)"
     patch -s -d "$1" -p1 --forward < "$PATCH_DIR/$file"
   done
+}
+
+# compiler_stamp is the hash of the compiler patches a tinygo binary is built with.
+compiler_stamp() { (cd "$PATCH_DIR" && cat "${COMPILER_PATCHES[@]}") | sha256sum | cut -d' ' -f1; }
+
+# build_tinygo builds DIR/bin/tinygo from DIR's (patched) sources against LLVM 19.
+# The cgo files are thin shims over LLVM's own (already optimised) libraries: compiling
+# them at -O0 without debug info took the build from 36 s to 29 s here, and the TinyGo
+# so built compiles the module to the same bytes in the same time (26-28 s, noisy).
+build_tinygo() {
+  log "building tinygo $TINYGO_VERSION (go build -tags=llvm19)"
+  (cd "$1" && CGO_ENABLED=1 CGO_CFLAGS=-O0 CGO_CXXFLAGS=-O0 go build -tags=llvm19 -trimpath -o bin/tinygo .)
+  compiler_stamp > "$1/bin/.cdaedge-compiler"
 }
 
 cache_ready() {
@@ -36,6 +53,7 @@ cache_ready() {
 if [[ -x $DIR/bin/tinygo ]] && "$DIR/bin/tinygo" version 2>/dev/null | grep -q "tinygo version $TINYGO_VERSION " && cache_ready &&
    command -v patch >/dev/null; then
   apply_patches "$DIR"
+  [[ $(cat "$DIR/bin/.cdaedge-compiler" 2>/dev/null) == "$(compiler_stamp)" ]] || build_tinygo "$DIR"
   exit 0 # already there
 fi
 start=$(date +%s)
@@ -65,11 +83,7 @@ rm -rf "$tmp"; mkdir -p "$(dirname "$DIR")"
 cp -r "$src" "$tmp"; chmod -R u+w "$tmp"
 mkdir -p "$tmp/src/net" # a git submodule, absent from the module zip; the engine needs no net
 apply_patches "$tmp"
-log "building tinygo $TINYGO_VERSION (go build -tags=llvm19)"
-# The cgo files are thin shims over LLVM's own (already optimised) libraries: compiling
-# them at -O0 without debug info took the build from 36 s to 29 s here, and the TinyGo
-# so built compiles the module to the same bytes in the same time (26-28 s, noisy).
-(cd "$tmp" && CGO_ENABLED=1 CGO_CFLAGS=-O0 CGO_CXXFLAGS=-O0 go build -tags=llvm19 -trimpath -o bin/tinygo .)
+build_tinygo "$tmp"
 rm -rf "$DIR"; mv "$tmp" "$DIR"; trap - EXIT
 
 # 4. wasi-libc and compiler-rt: TinyGo would build them from the missing submodules;
