@@ -177,6 +177,39 @@ func (b Bitmap) OrInto(dst []uint64) {
 	}
 }
 
+// OrAll adds the items of every bitmap of bs to dst, a set of the same layout, as far
+// as each goes: the same as OrInto for each, with dst read and written once per four
+// bitmaps rather than once per bitmap (a union of many common terms' bitmaps is
+// bound by that traffic).
+func OrAll(dst []uint64, bs []Bitmap) {
+	for len(bs) >= 4 {
+		n := min(len(dst), bs[0].words, bs[1].words, bs[2].words, bs[3].words)
+		if n == len(dst) {
+			or4(dst, bs[0].wordBytes(n), bs[1].wordBytes(n), bs[2].wordBytes(n), bs[3].wordBytes(n))
+		} else {
+			for _, b := range bs[:4] {
+				b.OrInto(dst)
+			}
+		}
+		bs = bs[4:]
+	}
+	for _, b := range bs {
+		b.OrInto(dst)
+	}
+}
+
+// wordBytes is the bytes of the bitmap's first n words.
+func (b Bitmap) wordBytes(n int) string { return b.base[b.off : b.off+8*n] }
+
+// or4 ors the words of a, b, c and d (each 8×len(dst) bytes) into dst.
+func or4(dst []uint64, a, b, c, d string) {
+	a, b, c, d = a[:8*len(dst)], b[:8*len(dst)], c[:8*len(dst)], d[:8*len(dst)]
+	for i := range dst {
+		at := 8 * i
+		dst[i] |= le64(a[at:at+8]) | le64(b[at:at+8]) | le64(c[at:at+8]) | le64(d[at:at+8])
+	}
+}
+
 // Count is the number of items in the set.
 func (b Bitmap) Count() int {
 	s := b.base[b.off : b.off+8*b.words]

@@ -34,6 +34,8 @@ func TestDocSets(t *testing.T) {
 		t.Fatalf("denseDocFreq(%d) = %d", n, denseDocFreq(n))
 	}
 	found := 0
+	var all []Bitmap   // every bitmap, for OrAll
+	var union []uint64 // their union, from their lists
 	for _, name := range s.FieldNames() {
 		f := s.Field(name)
 		for _, dict := range []TermDict{f.Text(), f.Keyword()} {
@@ -56,12 +58,43 @@ func TestDocSets(t *testing.T) {
 				}
 				checkWordRanges(t, b, want)
 				checkImpacts(t, f, dict, i, n)
+				all = append(all, b)
+				if union == nil {
+					union = make([]uint64, len(want))
+				}
+				for w, x := range want {
+					union[w] |= x
+				}
+				checkOrAll(t, all, union)
 			}
 		}
 	}
 	// Name: common, even, sixteenth; Data.kind (keyword and text): k0, k1, k2 each.
 	if found < 9 {
 		t.Fatalf("%d bitmaps", found)
+	}
+}
+
+// checkOrAll checks that OrAll adds the union of bs (want) to a set, as OrInto does
+// bitmap by bitmap, and leaves the words past a shorter set's end alone.
+func checkOrAll(t *testing.T, bs []Bitmap, want []uint64) {
+	t.Helper()
+	for _, extra := range []int{0, -1, 2} {
+		dst := make([]uint64, len(want)+extra)
+		dst[0] = 1 << 63 // an item of the set's own stays
+		OrAll(dst, bs)
+		for w := range dst {
+			x := uint64(0)
+			if w < len(want) {
+				x = want[w]
+			}
+			if w == 0 {
+				x |= 1 << 63
+			}
+			if dst[w] != x {
+				t.Fatalf("OrAll of %d bitmaps into %d words: word %d = %x, want %x", len(bs), len(dst), w, dst[w], x)
+			}
+		}
 	}
 }
 

@@ -68,6 +68,7 @@ func exercise(s *Snapshot) {
 					b.Count()
 					b.WordsInto(set[:min(len(set), 3)], max(b.Words()-1, 0))
 					b.OnesIn(1, b.Words()+1)
+					OrAll(set, []Bitmap{b, b, b, b, b})
 				}
 				p = dict.Postings(i)
 				for k := 0; k < len(freqs)+2; k += 3 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,6 +148,53 @@ func TestPreFilterSameAnswer(t *testing.T) {
 			}
 			if got, want := answer(f), answer(hidden); got != want {
 				t.Errorf("%v, %v: led by its filter\n got %s\nwant %s", f, rest, got, want)
+			}
+		}
+	}
+}
+
+// TestMatchedLivesThroughTheRequest checks the lifetime of a result's Matched set: the
+// searches that follow in the same request (a GraphQL query's lists, a multi-search's
+// searches, an aggregation over every item) leave it as it was, and after the next
+// BeginRequest, which takes it back, a search answers as a new engine does.
+func TestMatchedLivesThroughTheRequest(t *testing.T) {
+	snap := genSnapshot(t, 1500)
+	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }
+	queries := []query.Query{
+		term("Data.body", "coffee"),
+		query.DisMax{Queries: []query.Query{term("Name", "garden"), term("Data.body", "garden")}},
+		query.MatchAll{},
+		term("TemplateName.keyword", "Recipe"),
+		term("Data.body", "absent"),
+	}
+	items := func(d DocSet) []int {
+		var docs []int
+		d.ForEach(func(doc int) { docs = append(docs, doc) })
+		return docs
+	}
+	want := make([][]int, len(queries))
+	for i, q := range queries {
+		e := NewEvaluator(snap)
+		e.BeginRequest()
+		res, err := e.Search(&query.Search{Query: q, Size: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = items(res.Matched)
+	}
+	e := NewEvaluator(snap)
+	for round := range 3 {
+		e.BeginRequest()
+		results := make([]Result, len(queries))
+		for i, q := range queries {
+			var err error
+			if results[i], err = e.Search(&query.Search{Query: q, Size: 10}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, res := range results {
+			if got := items(res.Matched); !slices.Equal(got, want[i]) {
+				t.Fatalf("round %d: %v: Matched after the request's later searches: %d items, want %d", round, queries[i], len(got), len(want[i]))
 			}
 		}
 	}

@@ -66,18 +66,20 @@ type tkScratch struct {
 	floor  float32 // the least score of the hits the current pass keeps
 	// candDocs are the window's candidates; columns holds, per leaf and per node of
 	// the program, a column of their scores (scoreCandidates).
-	candDocs []int32
-	columns  []float32
-	stack    [][]float32
-	heap     []tkHit
-	keys     []sortKey // the sort keys after the score
+	denseMaps []snapshot.Bitmap // scratch: the dense leaves' bitmaps, for their union
+	candDocs  []int32
+	columns   []float32
+	stack     [][]float32
+	heap      []tkHit
+	keys      []sortKey // the sort keys after the score
 	// window overrides windowSize (tests: many small windows); answered counts the
 	// searches the path answered, matched their matches, scored the items it
 	// scored, dense the terms it read from the file's bitmaps and impacted those it
-	// bounded by the file's impacts; anySize makes it take small queries too (tests).
-	window, answered, matched, scored, dense, impacted int
-	setWords                                           int // the words of a set of the collection's items
-	anySize                                            bool
+	// bounded by the file's impacts, and gaveUp the passes that gave up at their first
+	// quarter; anySize makes it take small queries too (tests).
+	window, answered, matched, scored, dense, impacted, gaveUp int
+	setWords                                                   int // the words of a set of the collection's items
+	anySize                                                    bool
 	// factors caches, per field, the largest norm factor of its items' lengths.
 	factors map[*snapshot.Field]fieldFactor
 }
