@@ -231,7 +231,9 @@ func (d *decoder) queryStringFields(o *luceneOpts, r *qsRequest, path string) er
 // analyzer, which keeps the whole text and its case, also in wildcard, prefix, regexp,
 // fuzzy and range terms, unless the request names an analyzer (forced), which
 // Elasticsearch then uses for them too; numbers, dates and booleans are never analysed:
-// the text is the value (`Data.price:\-1.5`, `CreatedAt:2021\-04\-23`).
+// the text is the value (`Data.price:\-1.5`, `CreatedAt:2021\-04\-23`). For a text
+// field it says "the default" (a nil analyzer), which the parser knows to be a: the
+// parser then analyses a query's text once for all such fields.
 func (d *decoder) fieldAnalysis(a analysis.Analyzer, lowercases, forced bool) func(string) (analysis.Analyzer, bool) {
 	return func(field string) (analysis.Analyzer, bool) {
 		switch d.kindOf(field) {
@@ -242,7 +244,10 @@ func (d *decoder) fieldAnalysis(a analysis.Analyzer, lowercases, forced bool) fu
 				return analysis.Keyword, false
 			}
 		}
-		return a, lowercases
+		if strings.HasSuffix(field, ".keyword") {
+			return a, lowercases // forced: not the exact fields' default
+		}
+		return nil, false // the default: Options.Analyzer, which is a
 	}
 }
 

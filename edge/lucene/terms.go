@@ -167,7 +167,7 @@ func (p *parser) wildcard(field string, t token) query.Query {
 // and escapes is normalised as field's analyzer does; wildcards and escaped characters
 // are kept as written.
 func (p *parser) normalizeWildcard(field, s string) string {
-	if _, lc := p.analysisOf(field); !lc {
+	if _, lc, _ := p.analysisOf(field); !lc {
 		return s
 	}
 	var b strings.Builder
