@@ -24,11 +24,6 @@ type Evaluator struct {
 	maxSteps int64
 	// maxAnswer bounds the answer a request builds (CheckAnswer); 0 means unlimited.
 	maxAnswer int
-	// matched are the Matched sets of this request's results, at most maxFreeSets,
-	// released by the next BeginRequest: each search's set then reuses the warm memory
-	// of an earlier one. (A fresh set per search cost a 100k-item search over every field
-	// a sixth of its time natively, its first pass over the set's cold memory.)
-	matched []docSet
 
 	// termIter is the term iterator the scans of dictionaries reuse (termsFrom).
 	termIter snapshot.TermIter
@@ -74,15 +69,8 @@ func (e *Evaluator) SetMaxSteps(n int64) { e.maxSteps = n }
 
 // BeginRequest starts a new request's work budget. Everything the request runs after it
 // (every search, aggregation, GraphQL descendant lookup and projection) spends the same
-// budget, so no shape of request can do more than one budget's work (API.md D11). It
-// takes back the Matched sets of the previous request's results for reuse.
-func (e *Evaluator) BeginRequest() {
-	e.steps = 0
-	for _, s := range e.matched {
-		e.releaseSet(s)
-	}
-	e.matched = e.matched[:0]
-}
+// budget, so no shape of request can do more than one budget's work (API.md D11).
+func (e *Evaluator) BeginRequest() { e.steps = 0 }
 
 // Steps is the work the current request has spent so far (since BeginRequest), in steps.
 // It depends only on the request and the snapshot, so every runtime counts the same.
@@ -129,8 +117,7 @@ type Result struct {
 	Docs []int
 	// Scores are the relevance scores of Docs when the search scored (nil otherwise).
 	Scores []float64
-	// Matched is every matching item, for aggregations over all matches (D10). It is
-	// valid until the evaluator's next BeginRequest, which reuses its memory.
+	// Matched is every matching item, for aggregations over all matches (D10).
 	Matched DocSet
 }
 

@@ -155,8 +155,8 @@ func TestPreFilterSameAnswer(t *testing.T) {
 
 // TestMatchedLivesThroughTheRequest checks the lifetime of a result's Matched set: the
 // searches that follow in the same request (a GraphQL query's lists, a multi-search's
-// searches, an aggregation over every item) leave it as it was, and after the next
-// BeginRequest, which takes it back, a search answers as a new engine does.
+// searches, an aggregation over every item), which recycle the engine's other sets,
+// leave it as it was, request after request.
 func TestMatchedLivesThroughTheRequest(t *testing.T) {
 	snap := genSnapshot(t, 1500)
 	term := func(f, w string) query.Query { return query.Term{Field: f, Text: w} }

@@ -15,16 +15,6 @@ import (
 // pages. The returned slices are reused by the next call.
 // The work it does is charged to the current request's budget (see BeginRequest).
 func (e *Evaluator) Search(s *query.Search) (Result, error) {
-	res, err := e.search(s)
-	if set := res.Matched.set; len(set) > 0 && len(e.matched) < maxFreeSets {
-		e.matched = append(e.matched, set)
-	}
-	return res, err
-}
-
-// search is Search, whose result's Matched set the evaluator takes back at the next
-// BeginRequest.
-func (e *Evaluator) search(s *query.Search) (Result, error) {
 	for _, b := range e.used {
 		clear(b)
 	}
