@@ -66,12 +66,11 @@ type tkScratch struct {
 	floor  float32 // the least score of the hits the current pass keeps
 	// candDocs are the window's candidates; columns holds, per leaf and per node of
 	// the program, a column of their scores (scoreCandidates).
-	denseMaps []snapshot.Bitmap // scratch: the dense leaves' bitmaps, for their union
-	candDocs  []int32
-	columns   []float32
-	stack     [][]float32
-	heap      []tkHit
-	keys      []sortKey // the sort keys after the score
+	candDocs []int32
+	columns  []float32
+	stack    [][]float32
+	heap     []tkHit
+	keys     []sortKey // the sort keys after the score
 	// window overrides windowSize (tests: many small windows); answered counts the
 	// searches the path answered, matched their matches, scored the items it
 	// scored, dense the terms it read from the file's bitmaps and impacted those it
@@ -82,6 +81,8 @@ type tkScratch struct {
 	anySize                                                    bool
 	// factors caches, per field, the largest norm factor of its items' lengths.
 	factors map[*snapshot.Field]fieldFactor
+	// denseMaps is scratch: the dense leaves' bitmaps, for their union.
+	denseMaps []snapshot.Bitmap
 }
 
 // fieldFactor is a field's largest norm factor, for the statistics it was found with.
