@@ -105,6 +105,16 @@ func (s *bm25Scorer) score(freq float32, norm byte) float32 {
 	return s.weight - s.weight/float32(1+float32(freq*s.cache[norm]))
 }
 
+// tf and scoreOf split score in two, with its operations: score(f, n) is
+// scoreOf(tf(f, n)), the same bits (TestScoreInTwo). Every operation is monotone, so
+// the largest of several tf gives the largest of their scores. (score keeps its own
+// one expression: through these two, the TinyGo module's long matches took 1.07x the
+// time.)
+func (s *bm25Scorer) tf(freq float32, norm byte) float32 { return float32(freq * s.cache[norm]) }
+
+// scoreOf is score's value for a tf of x.
+func (s *bm25Scorer) scoreOf(x float32) float32 { return s.weight - s.weight/float32(1+x) }
+
 // fieldStats are the collection statistics BM25 needs for one field's dictionary.
 type fieldStats struct {
 	docCount         int64

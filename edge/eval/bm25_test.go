@@ -37,3 +37,23 @@ func TestLn(t *testing.T) {
 		check(1 + r.Float64()*1e6)
 	}
 }
+
+// TestScoreInTwo checks that scoreOf(tf(f, n)) is score(f, n), bit for bit, for every
+// length byte, frequencies from 0 to saturated, and weights and field statistics of
+// several sizes: the top-k path's bounds from impacts are computed in two steps.
+func TestScoreInTwo(t *testing.T) {
+	e := &Evaluator{}
+	for _, st := range []fieldStats{{docCount: 1, sumTotalTermFreq: 1}, {docCount: 9010, sumTotalTermFreq: 812345}, {docCount: 89921, sumTotalTermFreq: 7}} {
+		for _, weight := range []float32{0, 0.001, 1, 2.2, 1e20} {
+			s := bm25Scorer{weight: weight, cache: e.normTable(st)}
+			for _, freq := range []float32{0, 1, 2, 3, 17, 254, float32(math.Inf(1))} {
+				for norm := range 256 {
+					got, want := s.scoreOf(s.tf(freq, byte(norm))), s.score(freq, byte(norm))
+					if math.Float32bits(got) != math.Float32bits(want) {
+						t.Fatalf("weight %v, %+v, freq %v, norm %d: %v in two steps, %v in one", weight, st, freq, norm, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -228,30 +228,35 @@ func (tk *tkScratch) leafBounds(w, windows int) {
 	}
 }
 
-// impactBounds fills b, the leaf's bounds per window of w items (a multiple of
-// snapshot.ImpactWindow), from the file's impacts: each impact window's two pairs
+// impactBounds fills b (all zero), the leaf's bounds per window of w items (a multiple
+// of snapshot.ImpactWindow), from the file's impacts: each impact window's two pairs
 // dominate its items, and a score grows with the frequency and falls with the length,
-// in float32 arithmetic too, so a pair's score bounds theirs.
+// in float32 arithmetic too, so a pair's score bounds theirs. The score grows with
+// the pair's tf alone, so b first holds each window's largest tf and then its score:
+// one division per window, not two per impact window (the bounds are the same bits).
 func (l *tkLeaf) impactBounds(b []float32, w int) {
 	per := w / snapshot.ImpactWindow
 	for k := range l.impacts.Windows() {
 		f1, n1, f2, n2 := l.impacts.Window(k)
 		if win := k / per; win < len(b) {
-			b[win] = max(b[win], l.pairBound(f1, n1), l.pairBound(f2, n2))
+			b[win] = max(b[win], l.pairTF(f1, n1), l.pairTF(f2, n2))
 		}
+	}
+	for win, x := range b {
+		b[win] = l.scorer.scoreOf(x) // 0 for a tf of 0: no pair
 	}
 }
 
-// pairBound is the score of an item of frequency freq (0: none; saturated: any) and
-// length byte norm.
-func (l *tkLeaf) pairBound(freq, norm byte) float32 {
+// pairTF is the tf (bm25Scorer.tf) of an item of frequency freq (0: none, a tf of 0,
+// whose score is 0; saturated: any) and length byte norm.
+func (l *tkLeaf) pairTF(freq, norm byte) float32 {
 	switch freq {
 	case 0:
 		return 0
 	case snapshot.ImpactSaturated:
-		return l.scorer.score(float32(math.Inf(1)), norm)
+		return l.scorer.tf(float32(math.Inf(1)), norm)
 	}
-	return l.scorer.score(float32(freq), norm)
+	return l.scorer.tf(float32(freq), norm)
 }
 
 // zeroed returns a slice of n zero values, reusing b's storage.
