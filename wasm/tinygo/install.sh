@@ -8,10 +8,11 @@ set -euo pipefail
 TINYGO_VERSION=0.41.1
 DIR=${1:?usage: install.sh DIR}
 APT_PACKAGES=(llvm-19-dev clang-19 lld-19 libclang-19-dev libclang-rt-19-dev-wasm32 wasi-libc binaryen g++ patch)
-# Patches to TinyGo's sources, applied to an installed tree in place. Each names a marker
-# that shows it is applied. The runtime's sources are compiled into every module TinyGo
-# builds; a patch to the compiler's own sources (COMPILER_PATCHES) needs the tinygo
-# binary rebuilt, which bin/.cdaedge-compiler (the hash of those patches) records.
+# Patches to TinyGo's sources. Each names a marker that shows it is applied. The
+# runtime's sources are compiled into every module TinyGo builds, so an installed tree is
+# patched in place; a patch to the compiler's own sources (COMPILER_PATCHES) is built
+# into the tinygo binary, whose bin/.cdaedge-compiler records their hash: when they
+# change, TinyGo is installed afresh from its pristine sources.
 PATCH_DIR=$(cd "$(dirname "$0")" && pwd)
 PATCHES=("gc-large-objects.patch:cdaedge: large objects" "gc-resident.patch:cdaedge: resident"
          "speed-prefixes.patch:cdaedge: speed prefixes")
@@ -51,9 +52,8 @@ cache_ready() {
 }
 
 if [[ -x $DIR/bin/tinygo ]] && "$DIR/bin/tinygo" version 2>/dev/null | grep -q "tinygo version $TINYGO_VERSION " && cache_ready &&
-   command -v patch >/dev/null; then
+   command -v patch >/dev/null && [[ $(cat "$DIR/bin/.cdaedge-compiler" 2>/dev/null) == "$(compiler_stamp)" ]]; then
   apply_patches "$DIR"
-  [[ $(cat "$DIR/bin/.cdaedge-compiler" 2>/dev/null) == "$(compiler_stamp)" ]] || build_tinygo "$DIR"
   exit 0 # already there
 fi
 start=$(date +%s)
