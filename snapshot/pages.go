@@ -44,9 +44,12 @@ type pageCache struct {
 	start, length int       // the paged part in the file
 	crcs          span      // its pages' checksums, in the index part
 	base          string    // the index part, for crcs
-	// runs maps every cached page to the run that holds it; a page in two runs maps to
-	// the one that reaches further, so that a list starting on it is found in one look.
-	runs    map[int]*pageRun
+	// runs maps every page of the paged part to the run of held that holds it (its
+	// index + 1; 0: none); a page in two runs maps to the one that reaches further, so
+	// that a list starting on it is found in one look. A slice, not a map: a lookup
+	// reads it once or more per dictionary block or postings list it finds, and a map
+	// lookup took the TinyGo module a few percent of a search over many fields.
+	runs    []int32
 	held    []*pageRun // every cached run, until evicted
 	bytes   int        // total length of the held runs
 	clock   uint64     // ticks at every use, for least-recently-used eviction
@@ -101,7 +104,7 @@ func (c *pageCache) get(sp, ask span) (string, span, bool) {
 	first, last := c.pagesOf(sp)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r := c.runs[first]; r != nil && r.last >= last {
+	if r := c.runAt(first); r != nil && r.last >= last {
 		c.clock++
 		r.used = c.clock
 		at := c.start + r.first*pageSize
@@ -173,21 +176,33 @@ func (c *pageCache) provide(r BlockRange, data []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.runs == nil {
-		c.runs = map[int]*pageRun{}
+		// As many entries as the index part holds page checksums (readPages), so no
+		// larger than what the runtime already holds.
+		c.runs = make([]int32, (c.length+pageSize-1)/pageSize)
 	}
 	c.clock++
 	run.used = c.clock
-	c.index(run)
 	c.held = append(c.held, run)
+	c.index(len(c.held) - 1)
 	c.bytes += len(run.data)
 	return nil
 }
 
-// index maps run's pages to it, but for those that a run reaching further holds.
-func (c *pageCache) index(run *pageRun) {
+// runAt returns the held run that page p maps to (nil: none).
+func (c *pageCache) runAt(p int) *pageRun {
+	if p < 0 || p >= len(c.runs) || c.runs[p] == 0 {
+		return nil
+	}
+	return c.held[c.runs[p]-1]
+}
+
+// index maps the pages of run i of held to it, but for those that a run reaching
+// further holds.
+func (c *pageCache) index(i int) {
+	run := c.held[i]
 	for p := run.first; p <= run.last; p++ {
-		if r := c.runs[p]; r == nil || r.last <= run.last {
-			c.runs[p] = run
+		if r := c.runAt(p); r == nil || r.last <= run.last {
+			c.runs[p] = int32(i + 1)
 		}
 	}
 }
@@ -228,8 +243,8 @@ func (c *pageCache) trim(maxBytes int) {
 	}
 	c.held = append(h[:0], h[k:]...)
 	clear(c.runs)
-	for _, r := range c.held {
-		c.index(r)
+	for i := range c.held {
+		c.index(i)
 	}
 }
 
