@@ -7,6 +7,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/analysis"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
+	"github.com/cdaedge/cdaedge/edge/lucene"
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
@@ -244,7 +245,7 @@ func (d *decoder) fieldAnalysis(a analysis.Analyzer, lowercases, forced bool) fu
 				return analysis.Keyword, false
 			}
 		}
-		if strings.HasSuffix(field, ".keyword") {
+		if lucene.IsExactField(field) {
 			return a, lowercases // forced: not the exact fields' default
 		}
 		return nil, false // the default: Options.Analyzer, which is a

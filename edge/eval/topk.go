@@ -54,7 +54,7 @@ type tkScratch struct {
 	kids   []int     // the children of nodes, by node index
 	order  []int     // scratch for building nodes
 	bounds []float32 // per leaf and window: the leaf's best possible score there
-	wins   []float32 // per window: the query's best possible score there
+	wins   []float32 // per window: the query's best possible score there (the root's row of allBounds)
 	// nodeBound is, per node, its best possible score in the current window, and
 	// allBounds the same for every window, node after node (sumRow is its scratch).
 	nodeBound, allBounds, sumRow []float32

@@ -139,11 +139,7 @@ func (l *tkLeaf) onesIn(from, to int) int {
 	if l.dense {
 		return l.bitmap.OnesIn(from, to)
 	}
-	n := 0
-	for _, x := range l.items[from:to] {
-		n += bits.OnesCount64(x)
-	}
-	return n
+	return l.items[from:to].count()
 }
 
 // countMatches fills each leaf's set with its items, decoding item numbers only (a
@@ -332,7 +328,7 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 	tk.nodeBound = zeroed(tk.nodeBound, len(tk.nodes))
 	tk.allNodeBounds(windows)
 	root := len(tk.nodes) - 1
-	tk.wins = append(tk.wins[:0], tk.allBounds[root*windows:(root+1)*windows]...)
+	tk.wins = tk.allBounds[root*windows : (root+1)*windows]
 	tk.columns = zeroed(tk.columns, (len(tk.leaves)+2*len(tk.plan.ops)+1)*w)
 	tk.kept = zeroed(tk.kept, len(tk.leaves))
 	if words := len(tk.nodes) * (w / 64); cap(tk.cands) < words {
