@@ -66,8 +66,13 @@ done
 if ((${#missing[@]})); then
   SUDO=; [[ $(id -u) == 0 ]] || SUDO=sudo
   log "apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # One apt-get at a time: the tasks install other tools in parallel, and apt-get fails
+  # at once when another holds its lock (the Taskfile passes the lock its tasks take).
+  # shellcheck disable=SC2016
+  flock "${CDAEDGE_APT_LOCK:-/tmp/cdaedge-apt.lock}" bash -c '
+    $0 apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive $0 apt-get install -y -qq --no-install-recommends "${@}" >/dev/null
+  ' "$SUDO" "${missing[@]}"
 fi
 
 # 2. The TinyGo source from the Go module proxy (go install fails: the proxy refuses its
