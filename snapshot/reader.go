@@ -59,7 +59,7 @@ type Snapshot struct {
 	dense                                    denseSections // the common terms' bitmaps and impacts
 
 	fields     []Field
-	fieldIndex map[string]int
+	fieldIndex fieldTable
 }
 
 // span is a byte range [off, end) of the file, checked against its bounds when the
@@ -395,11 +395,15 @@ func (s *Snapshot) FieldNames() []string {
 
 // Field returns the named field's index, or nil when no item has it.
 func (s *Snapshot) Field(name string) *Field {
-	if i, ok := s.fieldIndex[name]; ok {
+	if i := s.fieldIndex.find(s.fields, name); i >= 0 {
 		return &s.fields[i]
 	}
 	return nil
 }
+
+// Index returns the field's position among the snapshot's fields, from 0 to the
+// number of fields (FieldNames) less one: a key for what callers keep per field.
+func (f *Field) Index() int { return f.index }
 
 // Field is the index of one field: its analysed terms (with positions and lengths), its
 // exact values, its typed values per item and its sort ranks.
@@ -419,6 +423,8 @@ type Field struct {
 	values            valueIndex
 	permAsc, permDesc span
 	permWidth         uint8 // bits per item number of the packed orders; 0: u32 (format 3.0)
+
+	index int // in the snapshot's fields (Index)
 }
 
 // decoder reads uvarints from a byte string and remembers the first error.
@@ -505,7 +511,7 @@ func (s *Snapshot) readFields(dir string) error {
 	d := &decoder{b: dir}
 	count := d.int(len(dir))
 	s.fields = make([]Field, 0, count)
-	s.fieldIndex = make(map[string]int, count)
+	s.fieldIndex.reset(count)
 	packed := 0 // fields with packed sort orders so far
 	for i := 0; i < count && d.err == nil; i++ {
 		f := Field{s: s}
@@ -548,11 +554,11 @@ func (s *Snapshot) readFields(dir string) error {
 			f.permAsc = d.array(s.perms, s.n)
 			f.permDesc = d.array(s.perms, s.n)
 		}
-		if _, dup := s.fieldIndex[f.name]; dup && d.err == nil {
+		f.index = len(s.fields)
+		s.fields = append(s.fields, f)
+		if !s.fieldIndex.add(s.fields, f.index) && d.err == nil {
 			d.err = errors.New("field " + strconv.Quote(f.name) + " twice")
 		}
-		s.fieldIndex[f.name] = len(s.fields)
-		s.fields = append(s.fields, f)
 	}
 	if d.err != nil {
 		return wrap(errors.New("field directory"), d.err)

@@ -10,8 +10,11 @@ import (
 // own fields only (a bounded set: names no item has are not kept), so one can serve
 // every request on its snapshot; it is not safe for concurrent use.
 type Fields struct {
-	snap  *snapshot.Snapshot
-	types map[string]FieldType
+	snap *snapshot.Snapshot
+	// types are FieldType's answers, by the field's index in the snapshot, each with
+	// typeKnown set once computed: a slice, not a map by name, because a query over
+	// every field asks for every field's type, and the TinyGo module's maps are slow.
+	types []FieldType
 	names []string
 	text  []string
 	vals  []snapshot.Value
@@ -19,7 +22,7 @@ type Fields struct {
 
 // NewFields returns the Schema of snap.
 func NewFields(snap *snapshot.Snapshot) *Fields {
-	return &Fields{snap: snap, types: map[string]FieldType{}}
+	return &Fields{snap: snap}
 }
 
 // TopLevel returns the canonical spelling of a top-level member, matched
@@ -45,14 +48,17 @@ func (s *Fields) TopLevel(name string) (string, bool) {
 // the first value or the precomputed sort orders. A Data field that mixes strings with
 // numbers is taken as text.
 func (s *Fields) FieldType(name string) FieldType {
-	if t, ok := s.types[name]; ok {
-		return t
-	}
-	var t FieldType
 	f := s.snap.Field(name)
 	if f == nil {
-		return 0 // not cached: requests may name any number of unknown fields
+		return 0
 	}
+	if s.types == nil {
+		s.types = make([]FieldType, len(s.snap.FieldNames()))
+	}
+	if t := s.types[f.Index()]; t&typeKnown != 0 {
+		return t &^ typeKnown
+	}
+	var t FieldType
 	if snapshot.IsDateMember(name) {
 		t |= TypeDate
 	} else if f.Text().Len() > 0 || f.Keyword().Len() > 0 {
@@ -71,9 +77,12 @@ func (s *Fields) FieldType(name string) FieldType {
 		// (D12), so the first item of each order tells whether there are any.
 		t |= s.kinds(f, f.SortedDoc(0, false)) | s.kinds(f, f.SortedDoc(0, true))
 	}
-	s.types[name] = t
+	s.types[f.Index()] = t | typeKnown
 	return t
 }
+
+// typeKnown marks a computed answer in Fields.types; no FieldType has it.
+const typeKnown FieldType = 1 << 7
 
 // kinds returns the number and boolean kinds among doc's values of f.
 func (s *Fields) kinds(f *snapshot.Field, doc int) FieldType {

@@ -165,13 +165,20 @@ func (e *Evaluator) order(m scored, total int, keys []query.SortField, from, end
 
 // compareRanks orders items a and b by field key k: by the field's rank in k's
 // direction, items without the field last; 0 when they rank alike.
-func (k sortKey) compareRanks(a, b int) int {
-	var ra, rb uint32
+func (k sortKey) compareRanks(a, b int) int { return k.compareRankValues(k.rank(a), k.rank(b)) }
+
+// rank is doc's rank by the field of key k in k's direction (snapshot.NoRank without
+// the field).
+func (k sortKey) rank(doc int) uint32 {
 	if k.desc {
-		ra, rb = k.field.RankDesc(a), k.field.RankDesc(b)
-	} else {
-		ra, rb = k.field.RankAsc(a), k.field.RankAsc(b)
+		return k.field.RankDesc(doc)
 	}
+	return k.field.RankAsc(doc)
+}
+
+// compareRankValues orders two items of ranks ra and rb (sortKey.rank) as compareRanks
+// does.
+func (k sortKey) compareRankValues(ra, rb uint32) int {
 	switch {
 	case ra == rb:
 		return 0
