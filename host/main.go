@@ -36,9 +36,9 @@ import (
 )
 
 // buildHint tells how to get a module when none is embedded or given.
-const buildHint = "build one with `GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o host/module.wasm ./wasm` " +
-	"and pass --module host/module.wasm, or build the host with it embedded " +
-	"(`go build -tags cdaembed ./host` after that copy; the Taskfile does both)"
+const buildHint = "build the host with the repository's module embedded (`go build -tags cdaembed ./host`, " +
+	"as `go tool task build` does), or pass --module with a build of ./wasm " +
+	"(`GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o module.wasm ./wasm`)"
 
 // engine is what main runs: an httpedge.Engine whose snapshot set can be swapped.
 type engine interface {

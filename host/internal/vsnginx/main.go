@@ -30,7 +30,7 @@ import (
 
 type options struct {
 	host, snapshots, env, nginx, out string
-	tinygo                           string // a TinyGo build of the module, measured too when set
+	stdModule                        string // the std-Go build of the module, measured too when set
 	duration                         time.Duration
 	connections                      int
 }
@@ -41,7 +41,7 @@ func main() {
 	flag.StringVar(&o.snapshots, "snapshots", "", "snapshot folder to serve (required)")
 	flag.StringVar(&o.env, "env", "load", "environment to query")
 	flag.StringVar(&o.nginx, "nginx", "nginx", "nginx binary")
-	flag.StringVar(&o.tinygo, "tinygo-module", "", "also measure the host running this module (the TinyGo build) instead of its embedded one")
+	flag.StringVar(&o.stdModule, "std-module", "", "also measure the host running this module (the std-Go build) instead of its embedded one (the TinyGo build)")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "length of each wrk run")
 	flag.IntVar(&o.connections, "connections", 32, "concurrent connections")
 	flag.StringVar(&o.out, "out", "", "also write the results as JSON to this file")
@@ -103,8 +103,8 @@ func run(o options) error {
 		}
 	}()
 	configs := []hostConfig{{"wasm", "0", ""}, {"wasm", "67108864", ""}, {"native", "0", ""}}
-	if o.tinygo != "" {
-		configs = append(configs, hostConfig{"wasm", "0", o.tinygo})
+	if o.stdModule != "" {
+		configs = append(configs, hostConfig{"wasm", "0", o.stdModule})
 	}
 	for _, c := range configs {
 		s, err := startHost(o, work, c)
@@ -233,7 +233,7 @@ func startHost(o options, work string, c hostConfig) (server, error) {
 	label := "host " + c.engine
 	if c.module != "" {
 		args = append(args, "--module", c.module)
-		label += " (TinyGo module)"
+		label += " (std module)"
 	}
 	if c.cacheBytes != "0" {
 		label += " + answer cache"
