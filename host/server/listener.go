@@ -21,6 +21,7 @@ import (
 // connections log a slow sender cut by the header timeout (see connState).
 func limitConns(ln net.Listener, limit int, retryAfter time.Duration, log *slog.Logger) *limitListener {
 	l := &limitListener{Listener: ln, log: log, retryAfter: max(1, int(retryAfter/time.Second))}
+	l.held.New = func() any { b := make([]byte, 0, 16<<10); return &b }
 	if limit > 0 {
 		l.slots = make(chan struct{}, limit)
 		// Turning connections away takes a goroutine each, for a moment; bound them too.
@@ -36,6 +37,10 @@ type limitListener struct {
 	slots      chan struct{} // one token per open connection; nil: no limit
 	refusing   chan struct{}
 	refused    atomic.Uint64
+	// held are the buffers of the bytes its connections hold back (conn.Write): one is
+	// taken for an answer and given back once it is sent, so an idle connection holds
+	// none.
+	held sync.Pool
 }
 
 // Accept returns the next connection within the limit, answering those over it.
@@ -46,11 +51,11 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		if l.slots == nil {
-			return &conn{Conn: c, log: l.log}, nil
+			return &conn{Conn: c, log: l.log, pool: &l.held}, nil
 		}
 		select {
 		case l.slots <- struct{}{}:
-			return &conn{Conn: c, log: l.log, done: func() { <-l.slots }}, nil
+			return &conn{Conn: c, log: l.log, pool: &l.held, done: func() { <-l.slots }}, nil
 		default:
 			l.refuse(c)
 		}
@@ -111,8 +116,9 @@ func awaitRequestHead(c net.Conn) {
 	}
 }
 
-// conn frees its listener slot once closed and logs a slow sender: a read cut by its
-// deadline while the server waits for a request's headers.
+// conn frees its listener slot once closed, logs a slow sender (a read cut by its
+// deadline while the server waits for a request's headers), and sends an answer in
+// one write (Write).
 type conn struct {
 	net.Conn
 	log      *slog.Logger
@@ -121,6 +127,91 @@ type conn struct {
 	read     atomic.Int64 // bytes read so far
 	idleAt   atomic.Int64 // read when the connection last became idle; -1 while active
 	timedOut atomic.Bool
+
+	// held is what Write holds back (nil when nothing is), from pool, and werr the error
+	// of the write that sent it, if it failed; wmu guards both: the server's background
+	// read, which flushes too, runs beside the handler's writes.
+	wmu  sync.Mutex
+	held *[]byte
+	pool *sync.Pool
+	werr error
+}
+
+// maxHeld bounds the bytes a connection holds back (Write); larger answers go out in
+// writes of about this size.
+const maxHeld = 256 << 10
+
+// Write holds b back, after what it holds already, until the server is done with the
+// answer or more than maxHeld bytes are held. net/http writes an answer through a 4 KiB
+// buffer: a 60 KB answer went out in 15 writes, each a trip through both ends' TCP
+// stacks, and even a 5 KB item in two. The server is done when it clears the write
+// deadline (after every answer), reads (a request body, an expected 100 Continue, the
+// next request), half-closes or closes the connection: each of these sends what is
+// held first, within the answer's write deadline.
+func (c *conn) Write(b []byte) (int, error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return 0, c.werr
+	}
+	if c.held == nil {
+		c.held = c.pool.Get().(*[]byte)
+	}
+	if len(*c.held)+len(b) <= maxHeld {
+		*c.held = append(*c.held, b...)
+		return len(b), nil
+	}
+	before := len(*c.held)
+	bufs := net.Buffers{*c.held, b}
+	n, err := bufs.WriteTo(c.Conn) // one writev
+	c.releaseHeld()
+	c.werr = err
+	return int(max(n-int64(before), 0)), err
+}
+
+// flushHeld sends what Write holds back.
+func (c *conn) flushHeld() error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.held == nil || c.werr != nil {
+		return c.werr
+	}
+	if len(*c.held) > 0 {
+		_, c.werr = c.Conn.Write(*c.held)
+	}
+	c.releaseHeld()
+	return c.werr
+}
+
+// releaseHeld gives the held buffer back, empty (a grown one is dropped).
+func (c *conn) releaseHeld() {
+	if cap(*c.held) <= maxHeld {
+		*c.held = (*c.held)[:0]
+		c.pool.Put(c.held)
+	}
+	c.held = nil
+}
+
+func (c *conn) SetWriteDeadline(t time.Time) error {
+	_ = c.flushHeld() // under the deadline it replaces (net/http clears it after an answer)
+	return c.Conn.SetWriteDeadline(t)
+}
+
+func (c *conn) SetDeadline(t time.Time) error {
+	_ = c.flushHeld()
+	return c.Conn.SetDeadline(t)
+}
+
+// CloseWrite sends what is held and half-closes the connection (net/http does so
+// before closing a connection whose client may still be sending).
+func (c *conn) CloseWrite() error {
+	if err := c.flushHeld(); err != nil {
+		return err
+	}
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // connState follows the server's view of each connection, for conn.Read.
@@ -138,6 +229,9 @@ func connState(c net.Conn, state http.ConnState) {
 }
 
 func (c *conn) Read(b []byte) (int, error) {
+	if err := c.flushHeld(); err != nil {
+		return 0, err
+	}
 	n, err := c.Conn.Read(b)
 	read := c.read.Add(int64(n))
 	if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) || c.timedOut.Load() {
@@ -159,6 +253,7 @@ func (c *conn) Read(b []byte) (int, error) {
 }
 
 func (c *conn) Close() error {
+	_ = c.flushHeld()
 	err := c.Conn.Close()
 	c.once.Do(func() {
 		if c.done != nil {
