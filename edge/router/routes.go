@@ -94,16 +94,15 @@ func Classify(path string) (Route, string) {
 // unescaped one by one after splitting, so an escaped slash (%2F) never crosses a
 // segment boundary.
 func parsePath(path string) (Route, string, *edge.Error) {
-	notFound := edge.Errorf(edge.CodeNotFound, "no such route: %s", edge.Clip(path))
 	if !strings.HasPrefix(path, "/cda/") {
-		return RouteNone, "", notFound
+		return RouteNone, "", routeNotFound(path)
 	}
 	var segs [8]string
 	n := 0
 	for rest := path[1:]; ; {
 		seg, tail, more := strings.Cut(rest, "/")
 		if n == len(segs) {
-			return RouteNone, "", notFound
+			return RouteNone, "", routeNotFound(path)
 		}
 		u, ok := edge.Unescape(seg, false)
 		if !ok {
@@ -121,7 +120,7 @@ func parsePath(path string) (Route, string, *edge.Error) {
 		return RouteESInfo, "", nil
 	}
 	if len(s) < 4 || s[2] != "v1" || s[3] == "" {
-		return RouteNone, "", notFound
+		return RouteNone, "", routeNotFound(path)
 	}
 	env := s[3]
 	switch s[1] {
@@ -161,5 +160,11 @@ func parsePath(path string) (Route, string, *edge.Error) {
 			return RouteValidate, env, nil
 		}
 	}
-	return RouteNone, "", notFound
+	return RouteNone, "", routeNotFound(path)
+}
+
+// routeNotFound is parsePath's error for a path that names no route, made only when
+// one does not (formatting it for every request cost every request two allocations).
+func routeNotFound(path string) *edge.Error {
+	return edge.Errorf(edge.CodeNotFound, "no such route: %s", edge.Clip(path))
 }
