@@ -581,6 +581,11 @@ func (f *Field) DocCount() int { return f.docCount }
 // Text is the dictionary of analysed terms; its postings carry frequencies and positions.
 func (f *Field) Text() TermDict { return f.text }
 
+// TextDict is Text in place, for callers that keep or pass it around: a TermDict is
+// twenty words, and a query over every field copied it hundreds of times. The caller
+// must not change it.
+func (f *Field) TextDict() *TermDict { return &f.text }
+
 // TextDocCount is the number of items with at least one analysed term in the field.
 func (f *Field) TextDocCount() int { return f.textDocs }
 
@@ -599,6 +604,9 @@ func (f *Field) Length(doc int) byte {
 // Keyword is the dictionary of exact string values (the <field>.keyword form); its
 // postings carry item numbers only. Ordinals are in byte order of the values.
 func (f *Field) Keyword() TermDict { return f.keyword }
+
+// KeywordDict is Keyword in place (see TextDict); the caller must not change it.
+func (f *Field) KeywordDict() *TermDict { return &f.keyword }
 
 // HasValues reports whether some item has a typed (string, number, date, bool) value.
 func (f *Field) HasValues() bool { return f.flags&fieldHasValues != 0 }

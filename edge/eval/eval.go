@@ -432,7 +432,7 @@ func (e *Evaluator) term(q query.Term, scoring bool, boost float32) (scored, err
 		return e.constant(set, scoring, boost), err
 	}
 	if r.found {
-		return e.scoreTerm(r.f, r.dict, r.i, r.keyword, scoring, boost, -1)
+		return e.scoreTerm(r.f, *r.dict, r.i, r.keyword, scoring, boost, -1)
 	}
 	if !r.keyword && r.f.HasValues() {
 		if set, ok := e.typedEquals(r.f, q.Text); ok {

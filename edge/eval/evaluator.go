@@ -49,6 +49,13 @@ type Evaluator struct {
 	// terms it looked up, in order, and replayAt the next one (keepLookups).
 	replay   []tkLookup
 	replayAt int
+
+	// lastField is the field lookupTerm found last, by name (a field of the snapshot:
+	// it stays right from one request to the next).
+	lastField struct {
+		name string
+		f    *snapshot.Field
+	}
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of

@@ -19,7 +19,7 @@ import (
 // query's term in it: term i.
 type resolvedTerm struct {
 	f       *snapshot.Field
-	dict    snapshot.TermDict
+	dict    *snapshot.TermDict // the field's own (a pointer: lookups pass this around)
 	i       int
 	keyword bool
 	found   bool
@@ -33,13 +33,18 @@ func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
 		return e.replay[at].r
 	}
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
+	// The words of a query over many fields come field by field (f:a f:b, g:a g:b):
+	// the field of the last lookup is often this one's.
+	if base != e.lastField.name || e.lastField.f == nil {
+		e.lastField.name, e.lastField.f = base, e.snap.Field(base)
+	}
+	r := resolvedTerm{f: e.lastField.f, keyword: keyword}
 	if r.f == nil || q.CaseInsensitive {
 		return r
 	}
-	r.dict = r.f.Text()
+	r.dict = r.f.TextDict()
 	if keyword {
-		r.dict = r.f.Keyword()
+		r.dict = r.f.KeywordDict()
 	}
 	r.i, r.found = r.dict.Find(q.Text)
 	return r

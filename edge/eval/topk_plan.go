@@ -43,7 +43,7 @@ type tkCharge struct {
 // tkTerm is a leaf of a plan: a term found in its field's dictionary.
 type tkTerm struct {
 	field   *snapshot.Field
-	dict    snapshot.TermDict
+	dict    *snapshot.TermDict
 	i       int
 	keyword bool
 	boost   float32
