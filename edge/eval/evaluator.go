@@ -50,12 +50,10 @@ type Evaluator struct {
 	replay   []tkLookup
 	replayAt int
 
-	// lastField is the field lookupTerm found last, by name (a field of the snapshot:
-	// it stays right from one request to the next).
-	lastField struct {
-		name string
-		f    *snapshot.Field
-	}
+	// lastField is the field lookupTerm found last (a field of the snapshot, so it
+	// stays right from one request to the next; its name is the snapshot's, not a
+	// request's, which it would keep alive).
+	lastField *snapshot.Field
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of

@@ -35,10 +35,13 @@ func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
 	// The words of a query over many fields come field by field (f:a f:b, g:a g:b):
 	// the field of the last lookup is often this one's.
-	if base != e.lastField.name || e.lastField.f == nil {
-		e.lastField.name, e.lastField.f = base, e.snap.Field(base)
+	f := e.lastField
+	if f == nil || f.Name() != base {
+		if f = e.snap.Field(base); f != nil {
+			e.lastField = f
+		}
 	}
-	r := resolvedTerm{f: e.lastField.f, keyword: keyword}
+	r := resolvedTerm{f: f, keyword: keyword}
 	if r.f == nil || q.CaseInsensitive {
 		return r
 	}
