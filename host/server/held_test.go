@@ -103,6 +103,16 @@ func TestAnswerInOneWrite(t *testing.T) {
 		t.Fatalf("over maxHeld: read %v, equal %v", err, bytes.Equal(got, want))
 	}
 
+	// A half-close sends what is held.
+	_, _ = c.Write([]byte("tail"))
+	if err := c.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	tail := make([]byte, 4)
+	if _, err := io.ReadFull(client, tail); err != nil || string(tail) != "tail" {
+		t.Fatalf("after CloseWrite the client read %q, %v", tail, err)
+	}
+
 	// Close sends what is held.
 	_, _ = c.Write([]byte("last"))
 	_ = c.Close()
