@@ -33,30 +33,29 @@ func (t *fieldTable) find(fields []Field, name string) int {
 	if len(t.slots) == 0 {
 		return -1
 	}
-	mask := uint32(len(t.slots) - 1)
-	for i := fnv1a(name) & mask; ; i = (i + 1) & mask {
-		k := t.slots[i]
-		if k == 0 {
-			return -1
-		}
-		if fields[k-1].name == name {
-			return int(k - 1)
-		}
+	if j, found := t.probe(fields, name); found {
+		return int(t.slots[j] - 1)
 	}
+	return -1
 }
 
 // add enters fields[i] under its name; false when a field of that name is there
 // already. The table must have room (reset with at least as many fields).
 func (t *fieldTable) add(fields []Field, i int) bool {
+	j, found := t.probe(fields, fields[i].name)
+	if !found {
+		t.slots[j] = int32(i + 1)
+	}
+	return !found
+}
+
+// probe returns the slot of the field named name, or the empty slot where it would go.
+func (t *fieldTable) probe(fields []Field, name string) (slot uint32, found bool) {
 	mask := uint32(len(t.slots) - 1)
-	for j := fnv1a(fields[i].name) & mask; ; j = (j + 1) & mask {
+	for j := fnv1a(name) & mask; ; j = (j + 1) & mask {
 		k := t.slots[j]
-		if k == 0 {
-			t.slots[j] = int32(i + 1)
-			return true
-		}
-		if fields[k-1].name == fields[i].name {
-			return false
+		if k == 0 || fields[k-1].name == name {
+			return j, k != 0
 		}
 	}
 }

@@ -53,7 +53,7 @@ func (s *Fields) FieldType(name string) FieldType {
 		return 0
 	}
 	if s.types == nil {
-		s.types = make([]FieldType, len(s.snap.FieldNames()))
+		s.types = make([]FieldType, len(s.FieldNames()))
 	}
 	if t := s.types[f.Index()]; t&typeKnown != 0 {
 		return t &^ typeKnown

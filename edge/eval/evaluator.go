@@ -49,11 +49,6 @@ type Evaluator struct {
 	// terms it looked up, in order, and replayAt the next one (keepLookups).
 	replay   []tkLookup
 	replayAt int
-
-	// lastField is the field lookupTerm found last (a field of the snapshot, so it
-	// stays right from one request to the next; its name is the snapshot's, not a
-	// request's, which it would keep alive).
-	lastField *snapshot.Field
 }
 
 // DefaultMaxSteps bounds one request's evaluation work (API.md D11: one second of

@@ -33,15 +33,7 @@ func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
 		return e.replay[at].r
 	}
 	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	// The words of a query over many fields come field by field (f:a f:b, g:a g:b):
-	// the field of the last lookup is often this one's.
-	f := e.lastField
-	if f == nil || f.Name() != base {
-		if f = e.snap.Field(base); f != nil {
-			e.lastField = f
-		}
-	}
-	r := resolvedTerm{f: f, keyword: keyword}
+	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
 	if r.f == nil || q.CaseInsensitive {
 		return r
 	}
