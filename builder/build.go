@@ -34,6 +34,10 @@ the input's size, and removes the file when it ends.`,
 	run:     runBuild,
 }
 
+// buildMemoryLimit is the heap size past which a build's collector runs as often as it
+// must to stay under it (the runtime's soft memory limit).
+const buildMemoryLimit = 1536 << 20
+
 // runBuild is the build command.
 func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 	env := fs.String("env", "", "environment `ID` written into the snapshot (required)")
@@ -66,13 +70,19 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 		}
 	}
 
+	// A build's memory is mostly the index it is building, all of it live until the end,
+	// and what it spools goes to disk: the heap stays a few hundred MB at 100k items and
+	// grows with the items past that. The collector may then run less often than its
+	// default goal allows (twice the live heap), within a ceiling that keeps a 1M-item
+	// build under 2 GB. Measured against GOGC 50 (used before), in one run each: at
+	// 100k generated items, 0.91x the CPU time for 450 MB of peak memory instead of
+	// 270 MB; at 1M, a peak of 1.50 GiB instead of 1.28 GiB. GOGC and
+	// GOMEMLIMIT, when set, still decide.
 	if os.Getenv("GOGC") == "" {
-		// A build's memory is mostly the index it is building, all of it live until the
-		// end: the collector's default goal (twice the live heap) only lets the peak grow.
-		// Half that headroom, measured at 100k generated items over interleaved runs:
-		// 0.76-0.78x the peak memory for 1.0-1.06x the CPU time (a quarter: 0.70x the
-		// memory for 1.15x the CPU). GOGC, when set, still decides.
-		debug.SetGCPercent(50)
+		debug.SetGCPercent(200)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(buildMemoryLimit)
 	}
 	stderr := std.stderr
 	start := time.Now()

@@ -330,7 +330,7 @@ type fieldBuilder struct {
 // numbers are), which makes it 56 bytes instead of 72.
 type postingBuf struct {
 	buf []byte
-	// term is the keyword, for a keyword's list: the field's values refer to this copy.
+	// term is the term (the table's copy of it): a keyword's values refer to it.
 	term    string
 	df      uint32
 	lastDoc uint32

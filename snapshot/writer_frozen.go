@@ -86,14 +86,14 @@ func (fb *fieldBuilder) freeze(sp *spool) {
 
 // freezeDict returns dict's frozen form.
 func freezeDict(dict termTable) frozenDict {
-	if len(dict.ids) == 0 {
+	if len(dict.bufs) == 0 {
 		return frozenDict{}
 	}
-	run := make([]termList, 0, len(dict.ids))
+	run := make([]termList, 0, len(dict.bufs))
 	size := 0
-	for term, id := range dict.ids {
-		pb := &dict.bufs[id]
-		run = append(run, termList{term, pb})
+	for i := range dict.bufs {
+		pb := &dict.bufs[i]
+		run = append(run, termList{pb.term, pb})
 		size += len(pb.buf)
 	}
 	slices.SortFunc(run, func(a, b termList) int { return strings.Compare(a.term, b.term) })

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -37,13 +38,13 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 		t.Errorf("column read back %+v, want %+v", col, want)
 	}
 
-	table := newTermTable(false)
+	table := newTermTable()
 	for _, tb := range []struct {
 		term string
 		pb   postingBuf
 	}{{"b", postingBuf{buf: []byte{1, 2}, df: 1}}, {"a", postingBuf{buf: []byte{3}, df: 1}}, {"c", postingBuf{buf: []byte{4, 5, 6}, df: 2}}} {
 		pb, _ := table.get(tb.term)
-		*pb = tb.pb
+		pb.buf, pb.df = tb.pb.buf, tb.pb.df
 	}
 	dict := freezeDict(table)
 	wantDict := dict
@@ -75,5 +76,30 @@ func TestSpilledColumnsAndDicts(t *testing.T) {
 		if got := d.load(sp); got.count != 0 || got.terms != nil {
 			t.Errorf("a dictionary read from wrong bytes has terms: %+v", got)
 		}
+	}
+}
+
+// TestTermTable checks that a term table gives each term one place, the same each time
+// it is asked for, across its growths, and keeps a copy of each term.
+func TestTermTable(t *testing.T) {
+	table := newTermTable()
+	buf := []byte("term-00000")
+	for round := range 2 {
+		for i := range 5000 {
+			copy(buf[5:], fmt.Sprintf("%05d", i))
+			pb, id := table.get(string(buf))
+			if int(id) != i || pb != &table.bufs[i] {
+				t.Fatalf("round %d: term %d has place %d", round, i, id)
+			}
+			if pb.term != string(buf) {
+				t.Fatalf("term %d kept as %q", i, pb.term)
+			}
+		}
+	}
+	if len(table.bufs) != 5000 || len(table.slots) < 2*len(table.bufs) {
+		t.Fatalf("%d terms in %d slots", len(table.bufs), len(table.slots))
+	}
+	if pb, _ := table.get(""); pb.term != "" || len(table.bufs) != 5001 {
+		t.Fatalf("the empty term: %+v", pb)
 	}
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,9 @@ func FuzzStandard(f *testing.F) {
 			if units > MaxTokenLength+1 {
 				t.Fatalf("term of %d units", units)
 			}
+		}
+		if slow := standard(nil, s, false); !slices.Equal(toks, slow) {
+			t.Fatalf("ASCII fast path %v, segmenter alone %v", toks, slow)
 		}
 		again := Standard([]Token{{"seed", 9}}, s)
 		if len(again) != len(toks)+1 {

@@ -46,8 +46,23 @@ const (
 // after an emoji stays in the emoji's term, where Lucene drops it; Tangut
 // and other non-Han ideographs are kept as words, where Lucene drops them.
 func Standard(dst []Token, text string) []Token {
+	return standard(dst, text, true)
+}
+
+// standard is Standard, with the ASCII fast path (asciiSegment) when ascii: the
+// tests compare it with the segmenter alone.
+func standard(dst []Token, text string, ascii bool) []Token {
 	t := tokenizer{dst: dst, hint: len(text)}
 	for p := 0; p < len(text); {
+		if ascii {
+			if end, word := asciiSegment(text, p); end > p {
+				if word {
+					t.emit(text[p:end], kindWord)
+				}
+				p = end
+				continue
+			}
+		}
 		// The segmenter keeps no state from one segment to the next, so
 		// restarting it at p is exact; it lets the Complex_Context run below
 		// look ahead one segment and hand it back.
@@ -76,6 +91,57 @@ func Standard(dst []Token, text string) []Token {
 	}
 	return t.dst
 }
+
+// asciiSegment finds the segment at text[p] without the segmenter when ASCII alone
+// decides it, as it does for most of a typical text (BenchmarkStandard: 0.70x the
+// time with it; the builder spent an eighth of its time in Standard): a run of ASCII letters and digits that ends the text or is followed by an
+// ASCII byte that cannot continue a word (UAX #29 joins a word across ' . : , ; and
+// _, and WB4 attaches the marks that follow it, which are not ASCII), or a single
+// ASCII byte that starts no word (anything but a letter, a digit or _, the start of
+// "_word") before another ASCII byte. It returns the segment's end and whether it
+// is a word, or end p when the segmenter must decide. The segment is then the one
+// the segmenter finds, or, for the runs of spaces and CR LF it keeps together, a
+// piece of one, dropped all the same.
+func asciiSegment(text string, p int) (end int, word bool) {
+	switch asciiClass[text[p]] {
+	case asciiWord:
+		j := p + 1
+		for j < len(text) && asciiClass[text[j]] == asciiWord {
+			j++
+		}
+		if j == len(text) || asciiClass[text[j]] == asciiBreak {
+			return j, true
+		}
+	case asciiBreak, asciiJoin:
+		if p+1 == len(text) || text[p+1] < utf8.RuneSelf {
+			return p + 1, false
+		}
+	}
+	return p, false
+}
+
+// ASCII classes for asciiSegment; every byte from 0x80 is asciiNone.
+const (
+	asciiNone  = iota // not ASCII, or "_", which may start or continue a word
+	asciiWord         // a letter or a digit
+	asciiBreak        // ends a word and starts none
+	asciiJoin         // may continue a word (MidLetter, MidNum, MidNumLet, quotes): ' . : , ; "
+)
+
+// asciiClass is the asciiSegment class of each byte.
+var asciiClass = func() (c [256]uint8) {
+	for b := 0; b < utf8.RuneSelf; b++ {
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+			c[b] = asciiWord
+		case strings.IndexByte(`'.:,;"`, byte(b)) >= 0:
+			c[b] = asciiJoin
+		case b != '_':
+			c[b] = asciiBreak
+		}
+	}
+	return c
+}()
 
 // tokenizer accumulates the tokens of one Standard call.
 type tokenizer struct {

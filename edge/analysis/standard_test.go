@@ -229,3 +229,41 @@ func TestAppendValuesGap(t *testing.T) {
 		t.Fatal("values are adjacent")
 	}
 }
+
+// TestStandardASCIIFastPath checks that the ASCII fast path makes the tokens the
+// segmenter alone makes, on random texts of ASCII around the characters that join
+// words or attach to them (marks, ZWJ, U+202F, emoji, keycaps, quotes of other
+// scripts) and on the analysis cases.
+func TestStandardASCIIFastPath(t *testing.T) {
+	pieces := []string{"a", "Z", "7", "0", "_", ".", ",", ";", ":", "'", "\"", " ", "  ", "\r\n", "\n", "\t",
+		"#", "*", "-", "/", "@", "!", "(", "\x00", "\x7f", "\u0301", "\u200d", "\u202f", "\u2019", "\u00b7",
+		"\U0001F44D", "\U0001F3FD", "\ufe0f\u20e3", "\u20e3", "é", "東", "ア", "ก", "\u05d0", "\xff", "\xe2\x80",
+		"abc", "ABC9", "3.14", "o'connor"}
+	seed := uint64(1)
+	next := func(n int) int {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int(seed % uint64(n))
+	}
+	check := func(text string) {
+		t.Helper()
+		fast, slow := standard(nil, text, true), standard(nil, text, false)
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: fast path %v, segmenter %v", text, fast, slow)
+		}
+	}
+	for _, c := range standardCases {
+		check(c.in)
+	}
+	check(benchHTML)
+	check(strings.Repeat("a", 300) + " b")
+	var b strings.Builder
+	for range 200000 {
+		b.Reset()
+		for range 1 + next(12) {
+			b.WriteString(pieces[next(len(pieces))])
+		}
+		check(b.String())
+	}
+}
