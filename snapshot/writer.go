@@ -208,31 +208,54 @@ func canonicalFormOf(root gjson.Result, size int) (out []byte, id, status gjson.
 // bytesView reads b as a string without copying; b must not change while it is used.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// appendCompact appends JSON text without insignificant whitespace.
+// appendCompact appends JSON text without insignificant whitespace. It copies runs at
+// a time: up to the next quote or whitespace outside strings, and each string whole,
+// found by its closing quote (strings are most of an item's bytes, and IndexByte finds
+// a quote many bytes at a time, where a loop over every byte was 4 % of a build).
 func appendCompact(dst []byte, raw string) []byte {
-	inString := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			dst = append(dst, c)
-			if c == '\\' && i+1 < len(raw) {
-				i++
-				dst = append(dst, raw[i])
-			} else if c == '"' {
-				inString = false
-			}
+	for raw != "" {
+		i := 0
+		for i < len(raw) && !compactStop[raw[i]] {
+			i++
+		}
+		dst = append(dst, raw[:i]...)
+		if raw = raw[i:]; raw == "" {
+			break
+		}
+		if raw[0] != '"' {
+			raw = raw[1:] // whitespace
 			continue
 		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-		case '"':
-			inString = true
-			dst = append(dst, c)
-		default:
-			dst = append(dst, c)
-		}
+		end := stringEnd(raw)
+		dst = append(dst, raw[:end]...)
+		raw = raw[end:]
 	}
 	return dst
+}
+
+// compactStop marks the bytes appendCompact stops at outside strings: a quote and
+// JSON's whitespace.
+var compactStop = [256]bool{'"': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
+// stringEnd returns the length of the JSON string that raw starts with, its quotes
+// included: up to the first quote after the opening one that an even number of
+// backslashes precedes, or all of raw when the string is not closed.
+func stringEnd(raw string) int {
+	for at := 1; ; {
+		q := strings.IndexByte(raw[at:], '"')
+		if q < 0 {
+			return len(raw)
+		}
+		at += q
+		backslashes := 0
+		for backslashes < at-1 && raw[at-1-backslashes] == '\\' {
+			backslashes++
+		}
+		at++
+		if backslashes%2 == 0 {
+			return at
+		}
+	}
 }
 
 // checkDuplicateMembers refuses an object, at any depth of v, that names a member

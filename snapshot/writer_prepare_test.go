@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/builder/gen"
@@ -73,4 +75,61 @@ func referenceBuild(t *testing.T, items int, seed uint64) (lines [][]byte, deriv
 		t.Fatal(err)
 	}
 	return lines, derive, want
+}
+
+// compactByByte is appendCompact as it was first written, a byte at a time: the
+// reference that TestAppendCompact and FuzzAppendCompact compare it with.
+func compactByByte(dst []byte, raw string) []byte {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			dst = append(dst, c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				dst = append(dst, raw[i])
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			inString = true
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// TestAppendCompact compares appendCompact with the byte-at-a-time reference on
+// random texts of JSON's structural bytes, whitespace, quotes and backslashes.
+func TestAppendCompact(t *testing.T) {
+	pieces := []string{`"`, `\`, `\\`, `\"`, " ", "\t", "\n", "\r", "{", "}", "[", "]", ":", ",", "a", "1",
+		`"x y"`, `"a\"b"`, `"\\"`, "é", "\x00", "\xff"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for range 100000 {
+		b.Reset()
+		for range 1 + rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		raw := b.String()
+		if got, want := appendCompact([]byte("<"), raw), compactByByte([]byte("<"), raw); string(got) != string(want) {
+			t.Fatalf("%q: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// FuzzAppendCompact compares appendCompact with the byte-at-a-time reference.
+func FuzzAppendCompact(f *testing.F) {
+	f.Add(`{"a": "b \"c\" \\", "d" : [1, 2]}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := appendCompact(nil, raw), compactByByte(nil, raw); string(got) != string(want) {
+			t.Fatalf("%q: %q, want %q", raw, got, want)
+		}
+	})
 }
