@@ -1,8 +1,9 @@
 // Command vsnginx compares the host's throughput with nginx serving the same answer
 // bytes as static files, in one run on this machine: for each request (a REST list, one
-// item, a GraphQL query, a full-text search) it drives the host with each engine, with
-// and without its answer cache, then nginx, with wrk at the same concurrency, and prints
-// requests per second and each one's ratio to nginx. The ratios, not the absolute
+// item, a GraphQL query, a full-text search) it drives nginx and the host with each
+// engine, with and without its answer cache, with wrk at the same concurrency, in rounds
+// of alternating order, and prints each one's mean requests per second and its ratio to
+// nginx's. The ratios, not the absolute
 // numbers, are what carries from one machine to another.
 //
 //	go run ./host/internal/vsnginx --host build/host --snapshots DIR --env ENV
@@ -32,7 +33,7 @@ type options struct {
 	host, snapshots, env, nginx, out string
 	stdModule                        string // the std-Go build of the module, measured too when set
 	duration                         time.Duration
-	connections                      int
+	connections, rounds              int
 }
 
 func main() {
@@ -44,6 +45,7 @@ func main() {
 	flag.StringVar(&o.stdModule, "std-module", "", "also measure the host running this module (the std-Go build) instead of its embedded one (the TinyGo build)")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "length of each wrk run")
 	flag.IntVar(&o.connections, "connections", 32, "concurrent connections")
+	flag.IntVar(&o.rounds, "rounds", 2, "rounds per request, in alternating order; each server's req/s and p50 are its means")
 	flag.StringVar(&o.out, "out", "", "also write the results as JSON to this file")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -80,6 +82,9 @@ type result struct {
 func run(o options) error {
 	if o.snapshots == "" {
 		return errors.New("--snapshots is required")
+	}
+	if o.rounds < 1 {
+		return errors.New("--rounds must be at least 1")
 	}
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
@@ -129,23 +134,43 @@ func run(o options) error {
 
 	var results []result
 	for _, r := range reqs {
-		var base float64
-		var row []result
-		for i := len(servers) - 1; i >= 0; i-- { // nginx first, for the ratios
-			s := servers[i]
-			sum, err := drive(wrk, work, o, s, r)
-			if err != nil {
-				return fmt.Errorf("%s on %s: %w", r.name, s.label, err)
-			}
-			if s.nginx {
-				base = sum.RPS
-			}
-			row = append(row, result{Request: r.name, Server: s.label, RPS: sum.RPS, P50ms: sum.P50ms,
-				Errors: sum.Errors + sum.Non2xx, Ratio: sum.RPS / base})
+		row, err := measure(wrk, work, o, servers, r)
+		if err != nil {
+			return err
 		}
 		results = append(results, row...)
 	}
 	return report(o, results)
+}
+
+// measure drives every server with request r for o.rounds rounds, in one order and
+// then the reverse, so that the machine's drift weighs on all alike, and returns each
+// server's means (nginx's row first), with its ratio to nginx's mean.
+func measure(wrk, work string, o options, servers []server, r request) ([]result, error) {
+	sums := make([]result, len(servers))
+	for round := range o.rounds {
+		for k := range servers {
+			i := len(servers) - 1 - k // nginx (the last) first
+			if round%2 == 1 {
+				i = k
+			}
+			s := servers[i]
+			sum, err := drive(wrk, work, o, s, r)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s: %w", r.name, s.label, err)
+			}
+			sums[i].RPS += sum.RPS / float64(o.rounds)
+			sums[i].P50ms += sum.P50ms / float64(o.rounds)
+			sums[i].Errors += sum.Errors + sum.Non2xx
+		}
+	}
+	nginx := sums[len(servers)-1].RPS
+	var row []result
+	for i := len(servers) - 1; i >= 0; i-- {
+		row = append(row, result{Request: r.name, Server: servers[i].label, RPS: sums[i].RPS, P50ms: sums[i].P50ms,
+			Errors: sums[i].Errors, Ratio: sums[i].RPS / nginx})
+	}
+	return row, nil
 }
 
 // requests are the measured requests, with an item id read from the environment.
