@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/textproto"
 	"os"
 	"sort"
 	"strconv"
@@ -261,15 +262,26 @@ func WriteResponse(w http.ResponseWriter, resp *edge.Response) { writeResponse(w
 // answer resp, Content-Length included, and no body.
 func writeResponse(w http.ResponseWriter, resp *edge.Response, head bool) {
 	h := w.Header()
-	for _, f := range resp.Headers {
-		h.Add(f.Name, f.Value)
+	// Every value in one array rather than a slice each (as Header.Add makes them): a
+	// dozen allocations fewer per answer.
+	vals := make([]string, len(resp.Headers)+1)
+	for i, f := range resp.Headers {
+		key := textproto.CanonicalMIMEHeaderKey(f.Name)
+		if old, ok := h[key]; ok {
+			h[key] = append(old, f.Value)
+			continue
+		}
+		vals[i] = f.Value
+		h[key] = vals[i : i+1 : i+1]
 	}
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = nil // no sniffing: send what the router said
 	}
 	bodyless := resp.Status == http.StatusNoContent || resp.Status == http.StatusNotModified
 	if !bodyless {
-		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+		last := len(vals) - 1
+		vals[last] = strconv.Itoa(len(resp.Body))
+		h["Content-Length"] = vals[last:]
 	}
 	w.WriteHeader(resp.Status)
 	if !bodyless && !head && len(resp.Body) > 0 {
