@@ -71,7 +71,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := r.Header.Get("X-Request-Id")
 	if !validID(id) {
-		id = fmt.Sprintf("%s-%x", f.idPrefix, f.idSeq.Add(1))
+		id = f.idPrefix + "-" + strconv.FormatUint(f.idSeq.Add(1), 16)
 	}
 	w.Header().Set("X-Request-Id", id)
 	sw := &statusWriter{ResponseWriter: w}
