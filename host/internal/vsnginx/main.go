@@ -3,8 +3,8 @@
 // item, a GraphQL query, a full-text search) it drives nginx and the host with each
 // engine, with and without its answer cache, with wrk at the same concurrency, in rounds
 // of alternating order, and prints each one's mean requests per second and its ratio to
-// nginx's. The ratios, not the absolute
-// numbers, are what carries from one machine to another.
+// nginx's. The ratios, not the absolute numbers, are what carries from one machine to
+// another.
 //
 //	go run ./host/internal/vsnginx --host build/host --snapshots DIR --env ENV
 //
