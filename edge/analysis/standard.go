@@ -94,11 +94,12 @@ func standard(dst []Token, text string, ascii bool) []Token {
 
 // asciiSegment finds the segment at text[p] without the segmenter when ASCII alone
 // decides it, as it does for most of a typical text (BenchmarkStandard: 0.70x the
-// time with it; the builder spent an eighth of its time in Standard): a run of ASCII letters and digits that ends the text or is followed by an
-// ASCII byte that cannot continue a word (UAX #29 joins a word across ' . : , ; and
-// _, and WB4 attaches the marks that follow it, which are not ASCII), or a single
-// ASCII byte that starts no word (anything but a letter, a digit or _, the start of
-// "_word") before another ASCII byte. It returns the segment's end and whether it
+// time with it; the builder spent an eighth of its time in Standard): a run of ASCII
+// letters and digits that ends the text or is followed by an ASCII byte that cannot
+// continue a word (UAX #29 joins a word across ' . : , ; and _, and WB4 attaches the
+// marks that follow it, which are not ASCII), or a single ASCII byte that starts no
+// word (anything but a letter, a digit or _, the start of "_word") before another
+// ASCII byte. It returns the segment's end and whether it
 // is a word, or end p when the segmenter must decide. The segment is then the one
 // the segmenter finds, or, for the runs of spaces and CR LF it keeps together, a
 // piece of one, dropped all the same.
