@@ -4,7 +4,7 @@
 // alternating batches, timed by the thread's CPU clock (which other processes on a busy
 // machine do not inflate as they do the wall clock).
 //
-//	go run ./host/wasmpool/internal/modcmp --base OLD.wasm@old.snap --new NEW.wasm@new.snap --env ENV
+//	go run ./host/wasmpool/internal/modcmp --base OLD.wasm@old.snap --new NEW.wasm@new.snap --env ENV [--only GraphQL]
 //
 // It prints, per request, each build's mean CPU time, the ratio of the sums (new/base)
 // and the median of the rounds' ratios, which a round slowed by a collection moves
@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/url"
 	"os"
 	"runtime"
 	"slices"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/host/wasmpool"
+	"github.com/tidwall/gjson"
 	"golang.org/x/sys/unix"
 )
 
@@ -32,6 +34,7 @@ func main() {
 	env := flag.String("env", "", "the snapshots' environment `ID`")
 	rounds := flag.Int("rounds", 40, "alternating rounds per request")
 	batch := flag.Int("batch", 50, "requests per build per round")
+	only := flag.String("only", "", "measure only the requests whose name contains this `TEXT` (for a profile of one)")
 	flag.Parse()
 	if *base == "" || *next == "" || *env == "" {
 		log.Fatal("usage: modcmp --base MODULE@SNAPSHOT --new MODULE@SNAPSHOT --env ID")
@@ -49,7 +52,14 @@ func main() {
 	// The wasm runs on the calling goroutine's thread: its CPU clock times it alone.
 	runtime.LockOSThread()
 	fmt.Printf("%-24s %10s %10s %7s %8s\n", "request", "base µs", "new µs", "ratio", "median")
-	for _, r := range requests(*env) {
+	reqs, err := requests(ctx, pools[0], *env)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range reqs {
+		if !strings.Contains(r.name, *only) {
+			continue
+		}
 		line, err := compare(ctx, pools, &r.req, *rounds, *batch)
 		if err != nil {
 			log.Fatalf("%s: %v", r.name, err)
@@ -82,10 +92,19 @@ type namedRequest struct {
 	req  edge.Request
 }
 
-// requests are the measured requests: the delivery API's three styles, sorted and
-// filtered pages, and full-text searches of bench:node's kinds.
-func requests(env string) []namedRequest {
+// requests are the measured requests: the delivery API's three styles, one item by
+// its id (the first by name, read from p), sorted and filtered pages, and full-text
+// searches of bench:node's kinds.
+func requests(ctx context.Context, p *wasmpool.Pool, env string) ([]namedRequest, error) {
 	rest := "/cda/rest/v1/" + env + "/contents"
+	first, err := p.Serve(ctx, &edge.Request{Method: "GET", Path: rest, RawQuery: "pageSize=1&sort=Name&sortAsc=true"})
+	if err != nil {
+		return nil, err
+	}
+	id := gjson.GetBytes(first.Body, "data.0.ContentID").Str
+	if first.Status != 200 || id == "" {
+		return nil, fmt.Errorf("the first item of %s: status %d: %.200s", env, first.Status, first.Body)
+	}
 	post := func(name, path, body string) namedRequest {
 		return namedRequest{name, edge.Request{Method: "POST", Path: path, Body: []byte(body),
 			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}}}
@@ -93,6 +112,7 @@ func requests(env string) []namedRequest {
 	es, gql := "/cda/es/v1/"+env, "/cda/graphql/v1/"+env
 	return []namedRequest{
 		{"REST list of 10", edge.Request{Method: "GET", Path: rest, RawQuery: "pageSize=10"}},
+		{"REST one item", edge.Request{Method: "GET", Path: rest + "/" + url.PathEscape(id)}},
 		{"REST sorted, page 3", edge.Request{Method: "GET", Path: rest, RawQuery: "pageSize=20&sort=Name&page=3"}},
 		post("GraphQL list of 10", gql, `{"query":"{ content(pageSize: 10) { Name ContentID UpdatedAt } }"}`),
 		post("filter, sort by date", es, `{"query":{"bool":{"filter":[{"term":{"TemplateName.keyword":"Article"}}]}},"sort":[{"CreatedAt":"desc"}],"size":10}`),
@@ -100,7 +120,7 @@ func requests(env string) []namedRequest {
 		post("query_string, 2 words", es, `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`),
 		post("query_string, 3 words", es, `{"query":{"query_string":{"query":"coffee mountain festival"}},"size":10}`),
 		post("match on Data.body", es, `{"query":{"match":{"Data.body":"coffee garden"}},"size":10}`),
-	}
+	}, nil
 }
 
 // compare serves req from both pools, warmed up, in rounds of batch requests each,
