@@ -81,6 +81,17 @@ func (s *Snapshot) readBodies(byName map[string]span, indexLen uint64) error {
 		return errors.New("body block table of " + strconv.Itoa(l) + " bytes")
 	}
 	s.blockCount = (s.bodyBlocks.len() - 12) / 16
+	if ends, ok := byName[secDataEnds]; ok {
+		width := uint8(0)
+		if ends.len() > 0 {
+			width = s.str[ends.off]
+		}
+		packed, fits := ends.sub(8, int(packedLen(uint64(s.n), width)))
+		if width < 1 || width > 32 || !fits {
+			return errors.New("data ends do not match " + strconv.Itoa(s.n) + " items")
+		}
+		s.dataEnds, s.dataEndWidth = packed, width
+	}
 	partsEnd := indexLen
 	if s.pages != nil {
 		partsEnd = uint64(s.pages.end())
@@ -152,6 +163,17 @@ func (s *Snapshot) BodyPart() (stored int64, blocks int, items int64) {
 // BodiesResident reports whether the snapshot was opened on the whole file, so that
 // every item body is at hand; otherwise bodies come through ProvideBlock.
 func (s *Snapshot) BodiesResident() bool { return s.resident }
+
+// DataEnd returns where item i's top-level Data object (or array) ends in the JSON
+// Item returns, as the builder recorded it from format 3.2, or 0 when it did not (no
+// such member, an older file). jsonr.Members.ResetKnown takes it, so that reading the
+// members after Data, most of an item's bytes, does not scan Data.
+func (s *Snapshot) DataEnd(i int) int {
+	if s.dataEndWidth == 0 || i < 0 || i >= s.n {
+		return 0
+	}
+	return int(packedAt(s.str, s.dataEnds.off, uint32(i), s.dataEndWidth))
+}
 
 // Item returns item i (0 <= i < Len) as its stored compact JSON. Items are numbered in
 // ContentID order. A corrupt entry reads as the empty string. An item is a slice of its

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cdaedge/cdaedge/builder/gen"
+	"github.com/cdaedge/cdaedge/edge/jsonr"
 )
 
 // genSnapshot builds a snapshot of n generated items (about 5 KB each: many body blocks).
@@ -206,3 +207,48 @@ func TestBodiesConcurrentReads(t *testing.T) {
 }
 
 func crc32Of(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// TestDataEnds checks section bodies.dataends: for every item, DataEnd is where its
+// top-level Data value ends in Item when that value is an object or an array, and 0
+// otherwise; a snapshot whose items have no such value has no section, and reads 0.
+func TestDataEnds(t *testing.T) {
+	var in bytes.Buffer
+	if err := gen.Generate(&in, gen.Options{Items: 40, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	items := append(strings.Split(strings.TrimSpace(in.String()), "\n"),
+		`{"ContentID":"x1","Status":"Published","Data":[1,{"a":"]"}],"Name":"array"}`,
+		`{"ContentID":"x2","Status":"Published","Data":"a string","Name":"string"}`,
+		`{"ContentID":"x3","Status":"Published","Name":"no Data"}`,
+		`{"ContentID":"x4","Status":"Published","Data":{},"Name":"empty"}`)
+	s, err := Open(build(t, true, items...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Section(secDataEnds); !ok {
+		t.Fatal("no section " + secDataEnds)
+	}
+	for i := range s.Len() {
+		want := 0
+		item := jsonr.Parse(s.Item(i))
+		var it jsonr.Members
+		for it.Reset(item); it.Next(); {
+			if it.Key.Str == "Data" && it.Value.Type == jsonr.JSON {
+				want = it.Value.Index - item.Index + len(it.Value.Raw)
+			}
+		}
+		if got := s.DataEnd(i); got != want {
+			t.Errorf("item %d (%s): DataEnd %d, want %d", i, s.ContentID(i), got, want)
+		}
+	}
+	if s.DataEnd(-1) != 0 || s.DataEnd(s.Len()) != 0 {
+		t.Error("DataEnd out of range is not 0")
+	}
+	plain, err := Open(build(t, false, `{"ContentID":"a","Status":"Published","Name":"n"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := plain.Section(secDataEnds); ok || plain.DataEnd(0) != 0 {
+		t.Error("a snapshot without Data objects has data ends")
+	}
+}

@@ -79,5 +79,10 @@
 // scoring finds an item's place in the list from its rank in the bitmap. Older readers
 // ignore the section.
 //
+// From format 3.2, section bodies.dataends records for each item where its top-level
+// Data object (or array) ends in its JSON: a projection of the members after it (a
+// GraphQL selection of Name and ContentID, say) steps over Data, most of an item's
+// bytes, instead of scanning it. Older readers ignore the section.
+//
 // See format.go for the sections and the per-field index structures.
 package snapshot

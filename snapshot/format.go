@@ -9,7 +9,8 @@ import (
 // Format constants. A reader accepts any minor version of the major versions it reads
 // (2 and 3): minor versions only add sections and field flags, which older readers
 // ignore. Format 3.1 stores the sort orders bit-packed, in a section and under a field
-// flag of their own (fieldHasPackedPerms): 0.53x their size at 100k items.
+// flag of their own (fieldHasPackedPerms): 0.53x their size at 100k items. Format 3.2
+// adds where each item's Data member ends (bodies.dataends, about two bytes an item).
 //
 // Format 2 splits the file in two parts. The index part (the header, every section and
 // the section table) is what a query needs to decide which items answer it; it is
@@ -26,7 +27,7 @@ import (
 const (
 	Magic        = "CDASNAP\x00"
 	MajorVersion = 3
-	MinorVersion = 1
+	MinorVersion = 2
 
 	headerSize      = 80
 	sectionEntry    = 40 // name [24]byte, offset u64, length u64
@@ -57,21 +58,22 @@ const (
 // Section names. Every section is optional to the reader except the item sections;
 // a reader ignores sections it does not know.
 const (
-	secMeta        = "meta"           // JSON: environment, preview, statuses
-	secBodyOffsets = "bodies.offsets" // u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON end to end
-	secBodyBlocks  = "bodies.blocks"  // u64[B+1] stored block offsets in the body part, u32[B+1] first items (the last n), u32[B] CRC-32C of each stored block
-	secBodyDict    = "bodies.dict"    // the deflate preset dictionary of the body blocks
-	secIDs         = "ids"            // ContentIDs, concatenated, in order
-	secIDOffsets   = "ids.offsets"    // u32[n+1] into ids
-	secFields      = "fields"         // field directory (see fieldDirectory)
-	secTerms       = "terms"          // term dictionaries: front-coded blocks of 16 terms (termdict.go)
-	secPostings    = "postings"       // per term: item count, blocks of 128 bit-packed items led by skip entries, then positions (postings.go)
-	secNorms       = "norms"          // one length byte per item per text field
-	secDocValues   = "docvalues"      // per field, its value column: distinct values, per-item ordinals (values.go)
-	secPerms       = "perms"          // up to format 3.0: u32[n] precomputed sort orders per top-level field
-	secPermsPacked = "perms.packed"   // from format 3.1: the sort orders bit-packed (see fieldHasPackedPerms)
-	secPages       = "pages"          // from format 3: the paged part's place and its pages' CRC-32C (pages.go)
-	secTermHeads   = "terms.heads"    // from format 3: each term dictionary's block index and first terms, at hand while its blocks are paged (termdict.go)
+	secMeta        = "meta"            // JSON: environment, preview, statuses
+	secBodyOffsets = "bodies.offsets"  // u64[n+1]: item i is bytes [o[i], o[i+1]) of the items' JSON end to end
+	secBodyBlocks  = "bodies.blocks"   // u64[B+1] stored block offsets in the body part, u32[B+1] first items (the last n), u32[B] CRC-32C of each stored block
+	secBodyDict    = "bodies.dict"     // the deflate preset dictionary of the body blocks
+	secDataEnds    = "bodies.dataends" // from format 3.2: per item, where its top-level Data object ends in its JSON (see dataEndsSection)
+	secIDs         = "ids"             // ContentIDs, concatenated, in order
+	secIDOffsets   = "ids.offsets"     // u32[n+1] into ids
+	secFields      = "fields"          // field directory (see fieldDirectory)
+	secTerms       = "terms"           // term dictionaries: front-coded blocks of 16 terms (termdict.go)
+	secPostings    = "postings"        // per term: item count, blocks of 128 bit-packed items led by skip entries, then positions (postings.go)
+	secNorms       = "norms"           // one length byte per item per text field
+	secDocValues   = "docvalues"       // per field, its value column: distinct values, per-item ordinals (values.go)
+	secPerms       = "perms"           // up to format 3.0: u32[n] precomputed sort orders per top-level field
+	secPermsPacked = "perms.packed"    // from format 3.1: the sort orders bit-packed (see fieldHasPackedPerms)
+	secPages       = "pages"           // from format 3: the paged part's place and its pages' CRC-32C (pages.go)
+	secTermHeads   = "terms.heads"     // from format 3: each term dictionary's block index and first terms, at hand while its blocks are paged (termdict.go)
 	// From format 2.1, secDocSets and secImpacts: the common terms' items as bitmaps
 	// (docsets.go) and their score bounds per window of items (impacts.go).
 )

@@ -45,6 +45,8 @@ type Snapshot struct {
 	// The body part (bodies.go): bodyStart and fileSize are offsets in the file;
 	// resident is set when data is the whole file.
 	bodyOffsets, bodyBlocks, bodyDict span
+	dataEnds                          span  // from format 3.2: packed, after its width byte and padding
+	dataEndWidth                      uint8 // 0: no dataends section
 	blockCount                        int
 	bodyStart, fileSize               uint64
 	resident                          bool

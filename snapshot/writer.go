@@ -196,6 +196,9 @@ type docScratch struct {
 	groups   []termGroup // the item's distinct terms, in first-seen order
 	tokGroup []int32     // per token, its term's group
 	grouped  []int       // the tokens' positions, group after group
+	// dataEnd is where the item's top-level Data object or array ends in its JSON (0:
+	// none), for section bodies.dataends.
+	dataEnd int
 }
 
 // termGroup is one distinct term of an item: its postings (its place in the field's
@@ -282,6 +285,9 @@ func (w *Writer) Encode() (_ *Encoded, err error) {
 	b.section(secBodyDict, p.dict)
 	b.section(secIDs, ids)
 	b.section(secIDOffsets, idOffs)
+	if ends, ok := dataEndsSection(p.dataEnds); ok {
+		b.section(secDataEnds, ends)
+	}
 	fs := buildFieldSections(fields, itemIDs(items), sp)
 	for _, s := range []struct {
 		name string
@@ -322,6 +328,7 @@ type itemParts struct {
 	bodies                 sectionPieces // the stored body blocks
 	bodyOffs, blocks, dict []byte        // the bodies' sections
 	derived                [][]byte      // the Derive sections' bytes, in w.derived's order
+	dataEnds               []uint32      // per item, where its Data member's value ends (0: none)
 	fields                 map[string]fieldParts
 	statuses               map[string]struct{}
 }
@@ -354,7 +361,8 @@ func (w *Writer) compressAndIndex(src itemSource) itemParts {
 	if ranges == 0 {
 		ranges = indexRanges(n)
 	}
-	p.fields, p.statuses = indexItems(src, ranges, release)
+	p.dataEnds = make([]uint32, n)
+	p.fields, p.statuses = indexItems(src, ranges, release, p.dataEnds)
 	if release {
 		// Collected now, the items' memory is what the field sections are encoded
 		// into; left to the collector's pacing, which set its goal while they were
@@ -370,7 +378,11 @@ func (w *Writer) compressAndIndex(src itemSource) itemParts {
 func (s *docScratch) gather(root gjson.Result) {
 	s.order = s.order[:0]
 	s.item++
+	s.dataEnd = 0
 	root.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "Data" && (v.IsObject() || v.IsArray()) && s.dataEnd == 0 {
+			s.dataEnd = v.Index - root.Index + len(v.Raw)
+		}
 		s.collect(-1, k.Str, v)
 		return true
 	})
@@ -440,8 +452,9 @@ func validDerivedName(name string) bool {
 		return false
 	}
 	switch name {
-	case secMeta, secBodyOffsets, secBodyBlocks, secBodyDict, secIDs, secIDOffsets, secFields, secTerms,
-		secPostings, secNorms, secDocValues, secPerms:
+	case secMeta, secBodyOffsets, secBodyBlocks, secBodyDict, secDataEnds, secIDs, secIDOffsets, secFields,
+		secTerms, secPostings, secNorms, secDocValues, secPerms, secPermsPacked, secPages, secTermHeads,
+		secDocSets, secDocSetBitmaps, secImpacts:
 		return false
 	}
 	return true

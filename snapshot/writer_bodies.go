@@ -121,3 +121,20 @@ func bodySections(src itemSource) (stored sectionPieces, offs, blocks, dict []by
 	blocks = appendU32s(blocks, firsts)
 	return stored, offs, appendU32s(blocks, crcs), dict
 }
+
+// dataEndsSection encodes section bodies.dataends from each item's end of its Data
+// value (0: none): a width byte, seven zero bytes, then the ends packed at that many
+// bits (appendPacked). ok is false when no item has an end to record.
+func dataEndsSection(ends []uint32) (sec []byte, ok bool) {
+	limit := uint64(0)
+	for _, e := range ends {
+		limit = max(limit, uint64(e)+1)
+	}
+	if limit <= 1 {
+		return nil, false
+	}
+	width := bitsFor(limit)
+	sec = make([]byte, 8, 8+packedLen(uint64(len(ends)), uint8(width)))
+	sec[0] = byte(width)
+	return appendPacked(sec, ends, uint(width)), true
+}

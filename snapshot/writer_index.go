@@ -10,6 +10,7 @@ package snapshot
 
 import (
 	"hash/maphash"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -54,14 +55,15 @@ type fieldParts []*fieldBuilder
 // indexItems is the indexing pass over the sorted items, item number doc being the
 // position in items, in the given number of ranges. It returns the builders of each
 // field (dotted path of a scalar value), holding the field's index structures, and the
-// set of Status values present. With release, each item's JSON is dropped (set to nil
-// in items) once it is indexed.
-func indexItems(src itemSource, ranges int, release bool) (map[string]fieldParts, map[string]struct{}) {
+// set of Status values present, and sets dataEnds[doc] to where item doc's Data value
+// ends in its JSON. With release, each item's JSON is dropped (set to nil in items)
+// once it is indexed.
+func indexItems(src itemSource, ranges int, release bool, dataEnds []uint32) (map[string]fieldParts, map[string]struct{}) {
 	n := len(src.items)
 	ranges = max(1, min(ranges, n))
 	parts := make([]indexedRange, ranges)
 	forEachIndex(ranges, func(r int) {
-		parts[r] = indexRange(src, r*n/ranges, (r+1)*n/ranges, release)
+		parts[r] = indexRange(src, r*n/ranges, (r+1)*n/ranges, release, dataEnds)
 	})
 	statuses := map[string]struct{}{}
 	fields := map[string]fieldParts{}
@@ -82,7 +84,7 @@ func indexItems(src itemSource, ranges int, release bool) (map[string]fieldParts
 // indexRange indexes items lo to hi-1, dropping their JSON as it goes with release.
 // A spooled item is read into a buffer that the next one reuses: what the index keeps
 // of an item it copies.
-func indexRange(src itemSource, lo, hi int, release bool) indexedRange {
+func indexRange(src itemSource, lo, hi int, release bool, dataEnds []uint32) indexedRange {
 	out := indexedRange{fields: map[string]*fieldBuilder{}, statuses: map[string]struct{}{}}
 	scratch := &docScratch{}
 	var buf []byte
@@ -95,6 +97,9 @@ func indexRange(src itemSource, lo, hi int, release bool) indexedRange {
 			}
 		}
 		scratch.gather(root)
+		if e := scratch.dataEnd; e <= math.MaxUint32 {
+			dataEnds[doc] = uint32(e)
+		}
 		for _, i := range scratch.order {
 			sl := &scratch.slots[i]
 			if sl.fb == nil {

@@ -298,9 +298,11 @@ func TestNimvioFiltersD4D5(t *testing.T) {
 	}
 }
 
-// TestSourceFilter checks _source filtering on stored bytes (ContentID always kept).
+// TestSourceFilter checks _source filtering on stored bytes (ContentID always kept),
+// with and without the end of Data known.
 func TestSourceFilter(t *testing.T) {
 	item := `{"Status":"Published","Data":{"title":"T","tags":["a","b"],"hero":{"Id":"M","Url":"u"},"list":[{"x":1,"y":2},{"y":3}]},"Name":"N","ContentID":"C"}`
+	dataEnd := strings.Index(item, `,"Name"`)
 	cases := []struct{ source, want string }{
 		{`true`, item},
 		{`false`, `{"ContentID":"C"}`},
@@ -315,12 +317,14 @@ func TestSourceFilter(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := decode(t, `{"_source":`+c.source+`}`)
-		if got := string(r.Source.Append(nil, item)); got != c.want {
-			t.Errorf("_source %s\n got: %s\nwant: %s", c.source, got, c.want)
+		for _, end := range []int{0, dataEnd} {
+			if got := string(r.Source.Append(nil, item, end)); got != c.want {
+				t.Errorf("_source %s, Data's end %d\n got: %s\nwant: %s", c.source, end, got, c.want)
+			}
 		}
 	}
 	r := decode(t, ``, Param{"_source_includes", "Name,Data.title"}, Param{"_source_excludes", "Data.title"})
-	if got := string(r.Source.Append(nil, item)); got != `{"Name":"N","ContentID":"C"}` {
+	if got := string(r.Source.Append(nil, item, dataEnd)); got != `{"Name":"N","ContentID":"C"}` {
 		t.Errorf("URL _source: %s", got)
 	}
 }

@@ -54,7 +54,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			_ = r.Query.String()
 			_ = r.Search()
-			_ = r.Source.Append(nil, item)
+			_ = r.Source.Append(nil, item, 0)
 			if r.From < 0 || r.Size < 0 || r.From+r.Size > DefaultMaxResultWindow {
 				t.Fatalf("paging out of bounds: %d %d", r.From, r.Size)
 			}

@@ -71,8 +71,10 @@ func (g globSet) accepts(st []gstate) bool {
 }
 
 // Append appends item (a stored compact JSON object) filtered by f, copying the stored
-// bytes of every kept member (values are never re-encoded).
-func (f *SourceFilter) Append(dst []byte, item string) []byte {
+// bytes of every kept member (values are never re-encoded). dataEnd, when not 0, is
+// where item's member Data ends (snapshot.Snapshot.DataEnd): a filter that keeps Data
+// whole or leaves it out then steps over it instead of scanning it.
+func (f *SourceFilter) Append(dst []byte, item string, dataEnd int) []byte {
 	if f == nil {
 		return append(dst, item...)
 	}
@@ -82,18 +84,21 @@ func (f *SourceFilter) Append(dst []byte, item string) []byte {
 	if !incAll {
 		incSt = inc.start()
 	}
-	dst, _ = f.object(dst, jsonr.Parse(item), inc, incSt, incAll, exc, exc.start(), true, 0)
+	dst, _ = f.object(dst, jsonr.Parse(item), dataEnd, inc, incSt, incAll, exc, exc.start(), true, 0)
 	return dst
 }
 
 const maxSourceDepth = 64
 
 // object appends the kept members of obj; wrote reports whether any member was kept.
-func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt []gstate, incAll bool,
+// dataEnd, when not 0, is where obj's member Data ends.
+func (f *SourceFilter) object(dst []byte, obj jsonr.Result, dataEnd int, inc globSet, incSt []gstate, incAll bool,
 	exc globSet, excSt []gstate, top bool, depth int) ([]byte, bool) {
 	dst = append(dst, '{')
 	n := 0
-	obj.ForEach(func(k, v jsonr.Result) bool {
+	var it jsonr.Members
+	for it.ResetKnown(obj, "Data", dataEnd); it.Next(); {
+		k, v := it.Key, it.Value
 		key := k.Str
 		start := len(dst)
 		if n > 0 {
@@ -107,25 +112,25 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt [
 		}
 		if top && key == "ContentID" {
 			keep()
-			return true
+			continue
 		}
 		if f.None {
 			dst = dst[:start]
-			return true
+			continue
 		}
 		is, accepted := incSt, incAll
 		if !incAll {
 			is = inc.stepString(incSt, key)
 			if len(is) == 0 {
 				dst = dst[:start]
-				return true
+				continue
 			}
 			accepted = inc.accepts(is)
 		}
 		es := exc.stepString(excSt, key)
 		if exc.accepts(es) {
 			dst = dst[:start]
-			return true
+			continue
 		}
 		esDot := exc.step(es, '.')
 		if accepted && len(esDot) == 0 || depth >= maxSourceDepth {
@@ -134,7 +139,7 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt [
 			} else {
 				dst = dst[:start]
 			}
-			return true
+			continue
 		}
 		subAll := incAll || accepted
 		var subInc []gstate
@@ -145,15 +150,15 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt [
 		case v.IsObject():
 			if !subAll && len(subInc) == 0 {
 				dst = dst[:start]
-				return true
+				continue
 			}
 			dst = append(dst, k.Raw...)
 			dst = append(dst, ':')
 			var wrote bool
-			dst, wrote = f.object(dst, v, inc, subInc, subAll, exc, esDot, false, depth+1)
+			dst, wrote = f.object(dst, v, 0, inc, subInc, subAll, exc, esDot, false, depth+1)
 			if !wrote && !accepted {
 				dst = dst[:start]
-				return true
+				continue
 			}
 			n++
 		case v.IsArray():
@@ -163,7 +168,7 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt [
 			dst, wrote = f.array(dst, v, inc, is, subInc, subAll, accepted, exc, es, esDot, depth+1)
 			if !wrote && !accepted {
 				dst = dst[:start]
-				return true
+				continue
 			}
 			n++
 		default:
@@ -173,8 +178,7 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, inc globSet, incSt [
 				dst = dst[:start]
 			}
 		}
-		return true
-	})
+	}
 	return append(dst, '}'), n > 0
 }
 
@@ -200,7 +204,7 @@ func (f *SourceFilter) array(dst []byte, arr jsonr.Result, inc globSet, is, subI
 			if !subAll && len(subInc) == 0 {
 				break
 			}
-			dst, wrote = f.object(dst, v, inc, subInc, subAll, exc, esDot, false, depth+1)
+			dst, wrote = f.object(dst, v, 0, inc, subInc, subAll, exc, esDot, false, depth+1)
 		case v.IsArray():
 			dst, wrote = f.array(dst, v, inc, is, subInc, subAll, accepted, exc, es, esDot, depth+1)
 		default:

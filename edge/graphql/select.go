@@ -47,7 +47,7 @@ func (x *gqlExec) content(dst []byte, g *gqlGroup) ([]byte, error) {
 		if len(res.Docs) == 0 {
 			dst = append(dst, "null"...) // D9: an empty environment
 		} else {
-			dst = x.appendItem(dst, x.snap.Item(res.Docs[0]), whole, plan)
+			dst = x.appendItem(dst, res.Docs[0], whole, plan)
 		}
 		return append(dst, '}'), nil
 	}
@@ -85,7 +85,7 @@ func (x *gqlExec) appendItems(dst []byte, docs []int, whole bool, plan []projFie
 			dst = append(dst, ',')
 		}
 		start := len(dst)
-		dst = x.appendItem(dst, x.snap.Item(doc), whole, plan)
+		dst = x.appendItem(dst, doc, whole, plan)
 		// Projection reads the item and copies what is selected, as often as the
 		// selection names it (aliases): charge both, and stop at the size limit.
 		if err := x.engine.Spend(len(plan)); err != nil {
@@ -98,11 +98,16 @@ func (x *gqlExec) appendItems(dst []byte, docs []int, whole bool, plan []projFie
 	return append(dst, ']'), nil
 }
 
-func (x *gqlExec) appendItem(dst []byte, item string, whole bool, plan []projField) []byte {
+// appendItem appends item doc, whole or projected by plan.
+func (x *gqlExec) appendItem(dst []byte, doc int, whole bool, plan []projField) []byte {
+	item := x.snap.Item(doc)
 	if whole {
 		return append(dst, item...) // D9: every member, in stored order (D2)
 	}
-	return x.project(dst, item, plan)
+	// Data comes fourth of an item's members (D2) and holds most of its bytes: where
+	// it ends, recorded by the builder, lets the members after it be read without
+	// scanning it.
+	return x.project(dst, item, x.snap.DataEnd(doc), plan)
 }
 
 // sameArguments reports whether two selections of content have the same arguments (as
@@ -301,7 +306,8 @@ func (x *gqlExec) memberList() string {
 // under their output keys. One pass over obj finds every selected member; values are
 // copied as stored bytes (jsonr's Raw), never decoded. A member obj lacks is left out,
 // or answers null in the standard mode (GraphQL answers every selected field).
-func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
+// dataEnd, when not 0, is where obj's member Data ends (Snapshot.DataEnd).
+func (x *gqlExec) project(dst []byte, obj string, dataEnd int, plan []projField) []byte {
 	base := len(x.slots)
 	for range plan {
 		x.slots = append(x.slots, "")
@@ -314,7 +320,7 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 		}
 	}
 	var it jsonr.Members
-	for it.Reset(jsonr.Parse(obj)); missing > 0 && it.Next(); {
+	for it.ResetKnown(jsonr.Parse(obj), "Data", dataEnd); missing > 0 && it.Next(); {
 		for i := range plan {
 			if plan[i].typename == "" && slots[i] == "" && plan[i].name == it.Key.Str {
 				slots[i] = it.Value.Raw
@@ -357,7 +363,7 @@ func (x *gqlExec) project(dst []byte, obj string, plan []projField) []byte {
 func (x *gqlExec) projectValue(dst []byte, raw string, plan []projField) []byte {
 	switch {
 	case len(raw) > 0 && raw[0] == '{':
-		return x.project(dst, raw, plan)
+		return x.project(dst, raw, 0, plan)
 	case len(raw) > 0 && raw[0] == '[':
 		dst = append(dst, '[')
 		i := 0

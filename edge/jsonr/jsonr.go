@@ -140,6 +140,19 @@ func (it *Members) Reset(t Result) {
 	}
 }
 
+// ResetKnown is Reset for an object whose member named key (written without escapes)
+// holds an object or an array that ends at byte end of t.Raw, as an index recorded
+// when the text was written: Next takes that value without scanning it, which saves a
+// walk over an item's largest member when what is wanted lies beyond it. A hint the
+// text does not bear out (no such member, or no matching bracket just before end) is
+// ignored, and the value is scanned as Reset would.
+func (it *Members) ResetKnown(t Result, key string, end int) {
+	it.Reset(t)
+	if it.it.object && end > 0 {
+		it.it.knownKey, it.it.knownEnd = key, end
+	}
+}
+
 // Next moves to the next member and reports whether there is one; it is false at the
 // end and at the first malformed member.
 func (it *Members) Next() bool {
@@ -362,6 +375,9 @@ type memberIter struct {
 	s      string
 	i      int
 	object bool
+	// knownKey's value ends at knownEnd, when knownEnd > 0 (Members.ResetKnown).
+	knownKey string
+	knownEnd int
 }
 
 // members starts a walk over the container whose text is s; ok is false when s does not
@@ -399,7 +415,9 @@ func (it *memberIter) next(m *member) bool {
 		return false
 	}
 	m.valueStart = i
-	if m.valueEnd, m.valueEscaped = scan(s, i); m.valueEnd < 0 {
+	if it.knownEnd > 0 && it.known(m) {
+		m.valueEnd, m.valueEscaped, it.knownEnd = it.knownEnd, false, 0
+	} else if m.valueEnd, m.valueEscaped = scan(s, i); m.valueEnd < 0 {
 		return false
 	}
 	i = skipControl(s, m.valueEnd)
@@ -408,6 +426,17 @@ func (it *memberIter) next(m *member) bool {
 	}
 	it.i = i
 	return true
+}
+
+// known reports whether m, whose key and value start are read, is the member whose
+// value's end the iterator was told, and that end closes the value's bracket.
+func (it *memberIter) known(m *member) bool {
+	s, end := it.s, it.knownEnd
+	if end > len(s) || end <= m.valueStart+1 || s[m.keyStart+1:m.keyEnd-1] != it.knownKey {
+		return false
+	}
+	open, last := s[m.valueStart], s[end-1]
+	return open == '{' && last == '}' || open == '[' && last == ']'
 }
 
 // skipControl skips whitespace the way gjson's reader does: every byte up to ' '.

@@ -431,3 +431,74 @@ func naiveValidString(s string) bool {
 	}
 	return false
 }
+
+// membersOf lists the members an iterator visits, key=raw value.
+func membersOf(it *Members) []string {
+	var got []string
+	for it.Next() {
+		got = append(got, it.Key.Str+"="+it.Value.Raw)
+	}
+	return got
+}
+
+// TestMembersKnown checks ResetKnown: a true hint visits what Reset visits, without
+// scanning the value (a value the scanner would stop in is stepped over whole), and a
+// hint the text does not bear out is ignored.
+func TestMembersKnown(t *testing.T) {
+	const doc = `{"Status":"Published","Data":{"a":[1,{"b":"}"}]},"Name":"n"}`
+	end := strings.Index(doc, `,"Name"`)
+	var plain, hinted Members
+	plain.Reset(Parse(doc))
+	want := fmt.Sprint(membersOf(&plain))
+	for _, c := range []struct {
+		name string
+		key  string
+		end  int
+	}{
+		{"true hint", "Data", end},
+		{"no hint", "Data", 0},
+		{"another member", "Name", end},
+		{"past the end", "Data", len(doc) + 5},
+		{"not after a closing bracket", "Data", end - 1},
+		{"before the value", "Data", strings.Index(doc, `"Data"`)},
+	} {
+		hinted.ResetKnown(Parse(doc), c.key, c.end)
+		if got := fmt.Sprint(membersOf(&hinted)); got != want {
+			t.Errorf("%s: %s, want %s", c.name, got, want)
+		}
+	}
+	// The value is taken whole on the hint's word: here the scanner alone would stop at
+	// the bare control byte in it, and see no member after it.
+	const broken = "{\"Data\":{\"x\":\x01},\"Name\":\"n\"}"
+	hinted.ResetKnown(Parse(broken), "Data", strings.Index(broken, `,"Name"`))
+	if got := fmt.Sprint(membersOf(&hinted)); got != "[Data={\"x\":\x01} Name=\"n\"]" {
+		t.Errorf("broken value under a true hint: %q", got)
+	}
+}
+
+// FuzzMembersKnown checks on any text that a hint taken from a scan of the text (the
+// end of the first member's value, if it is a container) changes nothing Next visits.
+func FuzzMembersKnown(f *testing.F) {
+	for _, s := range differentialSeeds {
+		f.Add(s)
+	}
+	f.Add(`{"Data":{"a":[1,{"b":"}"}]},"Name":"n"}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		var plain, hinted Members
+		root := Parse(doc)
+		plain.Reset(root)
+		if !plain.Next() {
+			return
+		}
+		key, v := plain.Key, plain.Value
+		if v.Type != JSON || key.Raw != `"`+key.Str+`"` {
+			return
+		}
+		end := v.Index - root.Index + len(v.Raw) // in root.Raw
+		plain.Reset(root)
+		hinted.ResetKnown(root, key.Str, end)
+		if a, b := fmt.Sprint(membersOf(&plain)), fmt.Sprint(membersOf(&hinted)); a != b {
+			t.Fatalf("hint %s@%d: %s, want %s", key.Str, end, b, a)
+		}
+	})
+}

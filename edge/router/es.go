@@ -196,7 +196,7 @@ func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt 
 		}
 		if !omitSource {
 			dst = append(dst, `,"_source":`...)
-			dst = dreq.Source.Append(dst, env.snap.Item(doc))
+			dst = dreq.Source.Append(dst, env.snap.Item(doc), env.snap.DataEnd(doc))
 		}
 		if hl != nil {
 			if frags, err = hl.Highlight(frags[:0], doc); err != nil {

@@ -89,7 +89,7 @@ func search(dst []byte, env *environment, req *edge.Request) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		start := len(dst)
-		dst = dreq.Source.Append(dst, env.snap.Item(doc))
+		dst = dreq.Source.Append(dst, env.snap.Item(doc), env.snap.DataEnd(doc))
 		if err := env.eval.CheckAnswer(len(dst), len(dst)-start); err != nil {
 			return nil, err
 		}
