@@ -422,3 +422,40 @@ func TestAggKeyScalars(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceGlobSet checks the _source pattern automaton against globMatch, pattern
+// by pattern, on every name built from a small alphabet: a set accepts a name when
+// one of its patterns matches it, and stepping over a name byte by byte or at once
+// agrees.
+func TestSourceGlobSet(t *testing.T) {
+	patterns := globSet{"a*", "*b", "a.*c", "**", "a*b*a", "ab", "*.*", "b"}
+	var names []string
+	var grow func(prefix string)
+	grow = func(prefix string) {
+		names = append(names, prefix)
+		if len(prefix) < 5 {
+			for _, c := range "ab.c" {
+				grow(prefix + string(c))
+			}
+		}
+	}
+	grow("")
+	for n := 1; n <= len(patterns); n++ {
+		g := patterns[:n]
+		for _, name := range names {
+			want := false
+			for _, p := range g {
+				want = want || globMatch(p, name)
+			}
+			var scratch [2][]gstate
+			at := g.stepString(g.start(), name, &scratch)
+			st := g.start()
+			for i := 0; i < len(name); i++ {
+				st = g.step(st, name[i])
+			}
+			if got := g.accepts(at); got != want || g.accepts(st) != want {
+				t.Errorf("patterns %q, name %q: accepted %v (by bytes %v), want %v", g, name, got, g.accepts(st), want)
+			}
+		}
+	}
+}

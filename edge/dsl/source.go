@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -34,31 +35,57 @@ func (g globSet) start() []gstate {
 	return st
 }
 
-func (g globSet) step(st []gstate, c byte) []gstate {
-	var next []gstate
-	for _, s := range st {
-		for _, pos := range globStep(g[s.pat], []int{s.pos}, c) {
-			n := gstate{s.pat, pos}
-			dup := false
-			for _, x := range next {
-				if x == n {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				next = append(next, n)
-			}
-		}
+// step returns the states st moves to on byte c.
+func (g globSet) step(st []gstate, c byte) []gstate { return g.stepInto(nil, st, c) }
+
+// stepString returns the states st moves to on the bytes of s. The sets between bytes
+// live in the two buffers of scratch, and the result is copied out only when it is not
+// empty: a member name that no pattern follows (most of an item's, under an includes
+// list) costs no allocation, where a set per byte made a page of filtered items
+// allocate thousands of times.
+func (g globSet) stepString(st []gstate, s string, scratch *[2][]gstate) []gstate {
+	if len(s) == 0 || len(st) == 0 {
+		return st
 	}
-	return next
+	cur := st
+	for i := 0; i < len(s) && len(cur) > 0; i++ {
+		scratch[i%2] = g.stepInto(scratch[i%2][:0], cur, s[i])
+		cur = scratch[i%2]
+	}
+	if len(cur) == 0 {
+		return nil
+	}
+	return append([]gstate(nil), cur...)
 }
 
-func (g globSet) stepString(st []gstate, s string) []gstate {
-	for i := 0; i < len(s) && len(st) > 0; i++ {
-		st = g.step(st, s[i])
+// stepInto appends to dst (empty) the states st moves to on byte c, closed under a
+// '*' matching nothing, without duplicates.
+func (g globSet) stepInto(dst, st []gstate, c byte) []gstate {
+	for _, s := range st {
+		p := g[s.pat]
+		switch {
+		case s.pos >= len(p):
+		case p[s.pos] == '*':
+			dst = addGlobState(dst, p, s)
+		case p[s.pos] == c:
+			dst = addGlobState(dst, p, gstate{s.pat, s.pos + 1})
+		}
 	}
-	return st
+	return dst
+}
+
+// addGlobState adds s to the set dst, and the states after each '*' that follows it
+// (a '*' may match nothing).
+func addGlobState(dst []gstate, p string, s gstate) []gstate {
+	for {
+		if !slices.Contains(dst, s) {
+			dst = append(dst, s)
+		}
+		if s.pos >= len(p) || p[s.pos] != '*' {
+			return dst
+		}
+		s.pos++
+	}
 }
 
 func (g globSet) accepts(st []gstate) bool {
@@ -78,22 +105,39 @@ func (f *SourceFilter) Append(dst []byte, item string, dataEnd int) []byte {
 	if f == nil {
 		return append(dst, item...)
 	}
-	inc, exc := globSet(f.Includes), globSet(f.Excludes)
+	w := &sourceWalk{f: f, inc: globSet(f.Includes), exc: globSet(f.Excludes)}
 	var incSt []gstate
 	incAll := len(f.Includes) == 0 && !f.None
 	if !incAll {
-		incSt = inc.start()
+		incSt = w.inc.start()
 	}
-	dst, _ = f.object(dst, jsonr.Parse(item), dataEnd, inc, incSt, incAll, exc, exc.start(), true, 0)
+	dst, _ = w.object(dst, jsonr.Parse(item), dataEnd, incSt, incAll, w.exc.start(), true, 0)
 	return dst
 }
 
 const maxSourceDepth = 64
 
+// sourceWalk is one item's walk through a SourceFilter: the include and exclude
+// patterns, and the scratch sets of their automata.
+type sourceWalk struct {
+	f        *SourceFilter
+	inc, exc globSet
+	scratch  [2][]gstate
+}
+
+// appendMember appends the member k: v as stored.
+func appendMember(dst []byte, k, v jsonr.Result) []byte {
+	dst = append(dst, k.Raw...)
+	dst = append(dst, ':')
+	return append(dst, v.Raw...)
+}
+
 // object appends the kept members of obj; wrote reports whether any member was kept.
-// dataEnd, when not 0, is where obj's member Data ends.
-func (f *SourceFilter) object(dst []byte, obj jsonr.Result, dataEnd int, inc globSet, incSt []gstate, incAll bool,
-	exc globSet, excSt []gstate, top bool, depth int) ([]byte, bool) {
+// dataEnd, when not 0, is where obj's member Data ends. The includes automaton is at
+// incSt (incAll: everything below is included), the excludes one at excSt.
+func (w *sourceWalk) object(dst []byte, obj jsonr.Result, dataEnd int, incSt []gstate, incAll bool,
+	excSt []gstate, top bool, depth int) ([]byte, bool) {
+	inc, exc := w.inc, w.exc
 	dst = append(dst, '{')
 	n := 0
 	var it jsonr.Members
@@ -104,30 +148,24 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, dataEnd int, inc glo
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		keep := func() {
-			dst = append(dst, k.Raw...)
-			dst = append(dst, ':')
-			dst = append(dst, v.Raw...)
-			n++
-		}
 		if top && key == "ContentID" {
-			keep()
+			dst, n = appendMember(dst, k, v), n+1
 			continue
 		}
-		if f.None {
+		if w.f.None {
 			dst = dst[:start]
 			continue
 		}
 		is, accepted := incSt, incAll
 		if !incAll {
-			is = inc.stepString(incSt, key)
+			is = inc.stepString(incSt, key, &w.scratch)
 			if len(is) == 0 {
 				dst = dst[:start]
 				continue
 			}
 			accepted = inc.accepts(is)
 		}
-		es := exc.stepString(excSt, key)
+		es := exc.stepString(excSt, key, &w.scratch)
 		if exc.accepts(es) {
 			dst = dst[:start]
 			continue
@@ -135,7 +173,7 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, dataEnd int, inc glo
 		esDot := exc.step(es, '.')
 		if accepted && len(esDot) == 0 || depth >= maxSourceDepth {
 			if accepted {
-				keep()
+				dst, n = appendMember(dst, k, v), n+1
 			} else {
 				dst = dst[:start]
 			}
@@ -146,49 +184,44 @@ func (f *SourceFilter) object(dst []byte, obj jsonr.Result, dataEnd int, inc glo
 		if !subAll {
 			subInc = inc.step(is, '.')
 		}
+		var wrote bool
 		switch {
 		case v.IsObject():
 			if !subAll && len(subInc) == 0 {
 				dst = dst[:start]
 				continue
 			}
-			dst = append(dst, k.Raw...)
-			dst = append(dst, ':')
-			var wrote bool
-			dst, wrote = f.object(dst, v, 0, inc, subInc, subAll, exc, esDot, false, depth+1)
-			if !wrote && !accepted {
-				dst = dst[:start]
-				continue
-			}
-			n++
+			dst = append(append(dst, k.Raw...), ':')
+			dst, wrote = w.object(dst, v, 0, subInc, subAll, esDot, false, depth+1)
 		case v.IsArray():
-			dst = append(dst, k.Raw...)
-			dst = append(dst, ':')
-			var wrote bool
-			dst, wrote = f.array(dst, v, inc, is, subInc, subAll, accepted, exc, es, esDot, depth+1)
-			if !wrote && !accepted {
-				dst = dst[:start]
-				continue
-			}
-			n++
+			dst = append(append(dst, k.Raw...), ':')
+			dst, wrote = w.array(dst, v, is, subInc, subAll, accepted, es, esDot, depth+1)
 		default:
 			if accepted {
-				keep()
+				dst, n = appendMember(dst, k, v), n+1
 			} else {
 				dst = dst[:start]
 			}
+			continue
 		}
+		if !wrote && !accepted {
+			dst = dst[:start]
+			continue
+		}
+		n++
 	}
 	return append(dst, '}'), n > 0
 }
 
 // array appends the kept elements of arr: objects filtered below the array's path,
 // scalars only when the path itself is included.
-func (f *SourceFilter) array(dst []byte, arr jsonr.Result, inc globSet, is, subInc []gstate, subAll, accepted bool,
-	exc globSet, es, esDot []gstate, depth int) ([]byte, bool) {
+func (w *sourceWalk) array(dst []byte, arr jsonr.Result, is, subInc []gstate, subAll, accepted bool,
+	es, esDot []gstate, depth int) ([]byte, bool) {
 	dst = append(dst, '[')
 	n := 0
-	arr.ForEach(func(_, v jsonr.Result) bool {
+	var it jsonr.Members
+	for it.Reset(arr); it.Next(); {
+		v := it.Value
 		start := len(dst)
 		if n > 0 {
 			dst = append(dst, ',')
@@ -204,9 +237,9 @@ func (f *SourceFilter) array(dst []byte, arr jsonr.Result, inc globSet, is, subI
 			if !subAll && len(subInc) == 0 {
 				break
 			}
-			dst, wrote = f.object(dst, v, 0, inc, subInc, subAll, exc, esDot, false, depth+1)
+			dst, wrote = w.object(dst, v, 0, subInc, subAll, esDot, false, depth+1)
 		case v.IsArray():
-			dst, wrote = f.array(dst, v, inc, is, subInc, subAll, accepted, exc, es, esDot, depth+1)
+			dst, wrote = w.array(dst, v, is, subInc, subAll, accepted, es, esDot, depth+1)
 		default:
 			if accepted {
 				dst = append(dst, v.Raw...)
@@ -215,11 +248,10 @@ func (f *SourceFilter) array(dst []byte, arr jsonr.Result, inc globSet, is, subI
 		}
 		if !wrote {
 			dst = dst[:start]
-			return true
+			continue
 		}
 		n++
-		return true
-	})
+	}
 	return append(dst, ']'), n > 0
 }
 
