@@ -137,6 +137,11 @@ func (e *Evaluator) searchTopK(s *query.Search, keys []query.SortField) (res Res
 	}
 	end := min(s.From+s.Size, total)
 	hits := e.topHits(tk, set, end)
+	if len(hits) < end {
+		// The k best of at least k matches are k hits: fewer would be a flaw of the
+		// pruning, whose node-by-node evaluation gives the right answer, not a panic.
+		return Result{}, false, nil
+	}
 	e.scores = e.scores[:0]
 	for _, h := range hits[s.From:end] {
 		e.docs = append(e.docs, int(h.doc))

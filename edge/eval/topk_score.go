@@ -335,10 +335,12 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 		tk.cands = make([]uint64, words)
 	}
 	tk.cands = tk.cands[:len(tk.nodes)*(w/64)]
-	if cap(tk.counts) < maxLeast*(w/64) {
-		tk.counts = make([]uint64, maxLeast*(w/64))
+	// Each sum node counts in a region of its own: a sum inside a sum (`a b:(c d)`)
+	// counts while its parent's counts are still being gathered.
+	if words := len(tk.nodes) * maxLeast * (w / 64); cap(tk.counts) < words {
+		tk.counts = make([]uint64, words)
 	}
-	tk.counts = tk.counts[:maxLeast*(w/64)]
+	tk.counts = tk.counts[:len(tk.nodes)*maxLeast*(w/64)]
 	// Each pass keeps only the hits that reach its floor, a fraction of the best bound,
 	// which prunes more than the heap's threshold does while the heap fills with the
 	// first items; its answer stands when k hits reach the floor (every item it left
@@ -458,13 +460,13 @@ func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
 		}
 		return found
 	}
-	return tk.sumCandidates(nd, kids, t, lo, words, out)
+	return tk.sumCandidates(node, kids, t, lo, words, out)
 }
 
-// sumCandidates is candidates for a sum node: the intersection of its required
+// sumCandidates is candidates for the sum node node: the intersection of its required
 // children's candidates, or the union of all when none is required. The children
 // that are not required are visited all the same, to keep their leaves.
-func (tk *tkScratch) sumCandidates(nd tkNode, kids []int, t float32, lo, words int, out []uint64) bool {
+func (tk *tkScratch) sumCandidates(node int, kids []int, t float32, lo, words int, out []uint64) bool {
 	var total float32
 	for _, c := range kids {
 		total += tk.nodeBound[c]
@@ -484,7 +486,8 @@ func (tk *tkScratch) sumCandidates(nd tkNode, kids []int, t float32, lo, words i
 	if !required {
 		least = tk.leastPresent(kids, t)
 	}
-	counts := tk.counts[:least*words]
+	region := node * maxLeast * words
+	counts := tk.counts[region : region+least*words]
 	clear(counts)
 	for _, c := range kids {
 		need := childNeed(t, total, tk.nodeBound[c])

@@ -51,7 +51,7 @@ func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
 	tie := func() float64 { return []float64{0, 0, 0.3, 1, 0.01}[r.IntN(5)] }
 	msm := func() int { return []int{0, 0, 0, 1, 2}[r.IntN(5)] }
 	var q query.Query
-	switch r.IntN(4) {
+	switch r.IntN(5) {
 	case 0: // query_string's shape: dis_max over fields of the words' bool
 		var dm query.DisMax
 		for _, f := range fields {
@@ -82,6 +82,14 @@ func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
 			b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: term(fields[0], w)})
 		}
 		q = b
+	case 3: // a bool in a bool: `a^3 field:(b c)`, a term of every item beside rarer words
+		var inner query.Bool
+		for _, w := range words {
+			inner.Clauses = append(inner.Clauses, query.Clause{Occur: query.Should, Query: term(fields[0], w)})
+		}
+		inner.MinimumShouldMatch = msm()
+		common := []query.Query{query.Term{Field: "Status", Text: "published"}, term(fields[len(fields)-1], words[0])}[r.IntN(2)]
+		q = query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: common}, {Occur: query.Should, Query: inner}}}
 	default:
 		q = term(fields[0], words[0])
 	}
