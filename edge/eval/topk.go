@@ -67,8 +67,11 @@ type tkScratch struct {
 	cands []uint64
 	// counts are a sum's items present in at least 1, 2, ... of its children.
 	counts []uint64
-	kept   []bool  // per leaf: its score counts for the window's candidates
-	floor  float32 // the least score of the hits the current pass keeps
+	// siblings holds, per child of a sum, the sum of its siblings' bounds (by the
+	// child's place in kids; siblingBounds).
+	siblings []float64
+	kept     []bool  // per leaf: its score counts for the window's candidates
+	floor    float32 // the least score of the hits the current pass keeps
 	// candDocs are the window's candidates; columns holds, per leaf and per node of
 	// the program, a column of their scores (scoreCandidates).
 	candDocs []int32

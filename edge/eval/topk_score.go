@@ -467,13 +467,10 @@ func (tk *tkScratch) candidates(node int, t float32, lo, words int) bool {
 // children's candidates, or the union of all when none is required. The children
 // that are not required are visited all the same, to keep their leaves.
 func (tk *tkScratch) sumCandidates(node int, kids []int, t float32, lo, words int, out []uint64) bool {
-	var total float32
-	for _, c := range kids {
-		total += tk.nodeBound[c]
-	}
+	siblings := tk.siblingBounds(node, kids)
 	required := false
-	for _, c := range kids {
-		required = required || childNeed(t, total, tk.nodeBound[c]) > 0
+	for i := range kids {
+		required = required || childNeed(t, siblings[i]) > 0
 	}
 	if required {
 		for i := range out {
@@ -489,8 +486,8 @@ func (tk *tkScratch) sumCandidates(node int, kids []int, t float32, lo, words in
 	region := node * maxLeast * words
 	counts := tk.counts[region : region+least*words]
 	clear(counts)
-	for _, c := range kids {
-		need := childNeed(t, total, tk.nodeBound[c])
+	for i, c := range kids {
+		need := childNeed(t, siblings[i])
 		ok := tk.candidates(c, max(need, 0), lo, words)
 		child := tk.cands[c*words : (c+1)*words]
 		switch {
@@ -549,10 +546,35 @@ func (tk *tkScratch) leastPresent(kids []int, t float32) int {
 	return min(least, len(kids))
 }
 
-// childNeed is the score a sum's child must reach for the sum to reach t, when the
-// others (total − own, of bounds) give their most: t − (total − own), lowered by a
+// childNeed is the score a sum's child must reach for the sum to reach t when its
+// siblings (the sum of their bounds) give their most: t − siblings, lowered by a
 // margin that covers the rounding of the sums (positive: the child is required).
-func childNeed(t, total, own float32) float32 {
-	others := total - own
-	return t*(1-0x1p-10) - others*(1+0x1p-10)
+func childNeed(t float32, siblings float64) float32 {
+	return float32(float64(t)*(1-0x1p-10) - siblings*(1+0x1p-10))
+}
+
+// siblingBounds returns, for each child of the sum node node, the sum of its siblings'
+// bounds in the current window. They are added up, not taken as the total less the
+// child's own: beside a child far above them (a rare word next to a term of every
+// item), the siblings' bounds vanish in the rounding of the total, and the child would
+// look required, dropping the items only its siblings match. Each node has its own
+// place in tk.siblings (its children's places in tk.kids), since a sum inside a sum
+// asks while its parent still reads its own.
+func (tk *tkScratch) siblingBounds(node int, kids []int) []float64 {
+	if len(tk.siblings) < len(tk.kids) {
+		tk.siblings = make([]float64, len(tk.kids))
+	}
+	first := int(tk.nodes[node].first)
+	sib := tk.siblings[first : first+len(kids)]
+	var before float64
+	for i, c := range kids {
+		sib[i] = before
+		before += float64(tk.nodeBound[c])
+	}
+	var after float64
+	for i := len(kids) - 1; i >= 0; i-- {
+		sib[i] += after
+		after += float64(tk.nodeBound[kids[i]])
+	}
+	return sib
 }

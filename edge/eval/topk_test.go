@@ -51,7 +51,7 @@ func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
 	tie := func() float64 { return []float64{0, 0, 0.3, 1, 0.01}[r.IntN(5)] }
 	msm := func() int { return []int{0, 0, 0, 1, 2}[r.IntN(5)] }
 	var q query.Query
-	switch r.IntN(5) {
+	switch r.IntN(6) {
 	case 0: // query_string's shape: dis_max over fields of the words' bool
 		var dm query.DisMax
 		for _, f := range fields {
@@ -90,6 +90,29 @@ func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
 		inner.MinimumShouldMatch = msm()
 		common := []query.Query{query.Term{Field: "Status", Text: "published"}, term(fields[len(fields)-1], words[0])}[r.IntN(2)]
 		q = query.Bool{Clauses: []query.Clause{{Occur: query.Should, Query: common}, {Occur: query.Should, Query: inner}}}
+	case 4: // any nesting of bools and dis_max, three levels deep
+		var tree func(depth int) query.Query
+		tree = func(depth int) query.Query {
+			if depth == 0 || r.IntN(3) == 0 {
+				return term(fields[r.IntN(len(fields))], words[r.IntN(len(words))])
+			}
+			n := 1 + r.IntN(3)
+			if r.IntN(2) == 0 {
+				var dm query.DisMax
+				for range n {
+					dm.Queries = append(dm.Queries, tree(depth-1))
+				}
+				dm.TieBreaker = tie()
+				return dm
+			}
+			var b query.Bool
+			for range n {
+				b.Clauses = append(b.Clauses, query.Clause{Occur: query.Should, Query: tree(depth - 1)})
+			}
+			b.MinimumShouldMatch = min(msm(), 1)
+			return b
+		}
+		q = tree(3)
 	default:
 		q = term(fields[0], words[0])
 	}

@@ -46,7 +46,18 @@ const maxHits = 10000
 // off, so that the answer lists every hit (of up to maxHits) by ContentID in ranking
 // order.
 func (e *Engine) Search(query json.RawMessage) Answer {
-	body, _ := json.Marshal(map[string]any{"query": query, "size": maxHits, "_source": false})
+	a := e.Page(query, 0, maxHits)
+	if a.Err == "" && a.Total != len(a.IDs) {
+		a.Err = fmt.Sprintf("totalItems %d but %d items listed", a.Total, len(a.IDs))
+	}
+	return a
+}
+
+// Page sends the query for the page of size hits from from, as a client paging
+// through the results would: the engine then ranks by its top-k path, which prunes
+// the items that cannot reach the page, where a listing of every hit prunes nothing.
+func (e *Engine) Page(query json.RawMessage, from, size int) Answer {
+	body, _ := json.Marshal(map[string]any{"query": query, "from": from, "size": size, "_source": false})
 	status, out := e.search("", "", body)
 	var resp struct {
 		Status int `json:"status"`
@@ -72,9 +83,6 @@ func (e *Engine) Search(query json.RawMessage) Answer {
 	a := Answer{Total: resp.TotalItems, IDs: make([]string, len(resp.Data))}
 	for i, d := range resp.Data {
 		a.IDs[i] = d.ContentID
-	}
-	if a.Total != len(a.IDs) {
-		a.Err = fmt.Sprintf("totalItems %d but %d items listed", a.Total, len(a.IDs))
 	}
 	return a
 }

@@ -188,11 +188,44 @@ func compareOne(env *Env, eng *Engine, q Query, la LuceneAnswer, rep *Report) (b
 		rep.Disagreements = append(rep.Disagreements, d)
 		return false, nil
 	}
+	if problem := checkPages(eng, q.Query, a); problem != "" {
+		rep.Disagreements = append(rep.Disagreements, Disagreement{Query: q, Problems: []string{problem},
+			Lucene: la.Query, Engine: eng.Explain(q.Query)})
+		return false, nil
+	}
 	if c, ok := NewCase(q.Kind, q.Query, la, env.Snap.ContentID, maxStoredTop); ok {
 		return true, &c
 	}
 	return true, nil
 }
+
+// checkPages asks the engine for the first pages of the query's hits, as a client
+// would, and checks them against its listing of every hit (all), which agreed with
+// Lucene: a page is ranked by the top-k path, which prunes what cannot reach it, and
+// must list the same hits in the same order. It returns what differs ("" when
+// nothing does).
+func checkPages(eng *Engine, query json.RawMessage, all Answer) string {
+	for _, page := range [][2]int{{0, pageSize}, {pageSize, pageSize}} {
+		from, size := page[0], page[1]
+		if from >= len(all.IDs) {
+			break
+		}
+		want := all.IDs[from:min(from+size, len(all.IDs))]
+		got := eng.Page(query, from, size)
+		switch {
+		case got.Err != "":
+			return fmt.Sprintf("the page of %d from %d: the engine refused it (%s)", size, from, got.Err)
+		case got.Total != all.Total:
+			return fmt.Sprintf("the page of %d from %d: totalItems %d, the full listing %d", size, from, got.Total, all.Total)
+		case !slices.Equal(got.IDs, want):
+			return fmt.Sprintf("the page of %d from %d lists %v, the full listing %v", size, from, got.IDs, want)
+		}
+	}
+	return ""
+}
+
+// pageSize is the size of the pages checkPages asks for.
+const pageSize = 10
 
 // maxStoredTop bounds the ranking a stored case keeps (see Case.Top).
 const maxStoredTop = 40
