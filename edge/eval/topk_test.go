@@ -44,7 +44,7 @@ func randomTopKQuery(r *rand.Rand, snap *snapshot.Snapshot) query.Query {
 	term := func(f, w string) query.Query {
 		var q query.Query = query.Term{Field: f, Text: w}
 		if r.IntN(8) == 0 {
-			q = query.Boost{Query: q, Boost: []float64{0.5, 2, 3.7, 0}[r.IntN(4)]}
+			q = query.Boost{Query: q, Boost: []float64{0.5, 2, 3.7, 0, 1e4, 1e-4}[r.IntN(6)]}
 		}
 		return q
 	}
