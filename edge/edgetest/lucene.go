@@ -54,25 +54,32 @@ func LuceneSnapshot(t testing.TB) []byte {
 }
 
 // LuceneCases returns the stored Lucene cases as conformance cases: each query as a
-// search of LuceneEnvironment listing every hit's ContentID. The native engine's
-// answers are checked against Lucene's by edge/lucene/difftest's TestReplayLucene;
-// here every other runtime must answer them exactly as the native engine does.
+// search of LuceneEnvironment listing every hit's ContentID, and as its second page of
+// 10 (ranked by the top-k path, which prunes what cannot reach the page). The native
+// engine's answers are checked against Lucene's, and its pages against its full
+// listings, by edge/lucene/difftest's TestReplayLucene; here every other runtime must
+// answer them exactly as the native engine does.
 func LuceneCases(t testing.TB) []Case {
 	t.Helper()
 	cf := luceneCases(t)
-	cases := make([]Case, len(cf.Cases))
+	cases := make([]Case, 0, 2*len(cf.Cases))
 	for i, c := range cf.Cases {
-		body, err := json.Marshal(map[string]any{"query": c.Query, "size": 10000, "_source": []string{"ContentID"}})
-		if err != nil {
-			t.Fatalf("edgetest: %s case %d: %v", LuceneCasesFile, i, err)
-		}
 		total := c.Total
-		cases[i] = Case{
-			Name: "Lucene case " + strconv.Itoa(i) + " (" + c.Kind + ")",
-			File: filepath.Base(LuceneCasesFile),
-			Request: Request{Method: "POST", Path: "/cda/es/v1/" + LuceneEnvironment,
-				Headers: map[string]string{"Content-Type": "application/json"}, Body: body},
-			Expect: Expect{Status: 200, TotalItems: &total},
+		for _, page := range []struct {
+			name     string
+			from, sz int
+		}{{"", 0, 10000}, {", page 2 of 10", 10, 10}} {
+			body, err := json.Marshal(map[string]any{"query": c.Query, "from": page.from, "size": page.sz, "_source": []string{"ContentID"}})
+			if err != nil {
+				t.Fatalf("edgetest: %s case %d: %v", LuceneCasesFile, i, err)
+			}
+			cases = append(cases, Case{
+				Name: "Lucene case " + strconv.Itoa(i) + " (" + c.Kind + ")" + page.name,
+				File: filepath.Base(LuceneCasesFile),
+				Request: Request{Method: "POST", Path: "/cda/es/v1/" + LuceneEnvironment,
+					Headers: map[string]string{"Content-Type": "application/json"}, Body: body},
+				Expect: Expect{Status: 200, TotalItems: &total},
+			})
 		}
 	}
 	return cases

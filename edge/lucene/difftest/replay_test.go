@@ -14,7 +14,8 @@ var casesFile = filepath.Join("..", "..", "..", "testdata", "lucene", "cases.jso
 // TestReplayLucene replays the stored queries against the engine, without Java: the
 // environment is generated again from the file's seed (the generator is deterministic),
 // and each answer must have Lucene's hit set and its first hits in Lucene's order,
-// scores within Tolerance counting as ties, exactly as the harness compares.
+// scores within Tolerance counting as ties, and its first two pages of 10 the same
+// hits as its full listing, exactly as the harness compares.
 func TestReplayLucene(t *testing.T) {
 	data, err := os.ReadFile(casesFile)
 	if err != nil {
@@ -34,7 +35,14 @@ func TestReplayLucene(t *testing.T) {
 	eng := NewEngine(env)
 	failed := 0
 	for i, c := range cf.Cases {
-		if problems := c.Check(eng.Search(c.Query)); len(problems) > 0 {
+		a := eng.Search(c.Query)
+		problems := c.Check(a)
+		if len(problems) == 0 {
+			if problem := checkPages(eng, c.Query, a); problem != "" {
+				problems = append(problems, problem)
+			}
+		}
+		if len(problems) > 0 {
 			failed++
 			if failed <= 10 {
 				t.Errorf("case %d (%s): %s\n  %s\n  Lucene: %s", i, c.Kind, c.Query, strings.Join(problems, "; "), c.Lucene)
