@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/builder/gen"
+	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
@@ -76,6 +78,27 @@ func TestFusedAgreesWithNodeByNode(t *testing.T) {
 		}
 		if strings.HasPrefix(runs[0], "total 0 ") && i != 2 {
 			t.Errorf("case %d (%v) matches nothing: not a useful case", i, q)
+		}
+	}
+}
+
+// TestFusedAgreesWithNodeByNodeRandom is TestFusedAgreesWithNodeByNode over the top-k
+// comparison's generated searches (bools and dis_max of terms nested three deep, with
+// boosts, tie breakers, minimum_should_match and filters), with the top-k path off in
+// both evaluators so that the fused ways answer what they apply to.
+func TestFusedAgreesWithNodeByNodeRandom(t *testing.T) {
+	snap := genSnapshot(t, 1500)
+	fused, plain := NewEvaluator(snap), NewEvaluator(snap)
+	fused.noTopK, plain.noTopK, plain.unfused = true, true, true
+	r := rand.New(rand.NewPCG(21, 22))
+	cases := 1500
+	if testing.Short() {
+		cases = 300
+	}
+	for i := range cases {
+		s := &query.Search{Query: randomTopKQuery(r, snap), From: r.IntN(41), Size: 1 + r.IntN(50), Sort: content.RelevanceOrder}
+		if want, got := searchOutcome(plain, s), searchOutcome(fused, s); got != want {
+			t.Fatalf("case %d: %v from %d size %d:\nfused:        %.600s\nnode by node: %.600s", i, s.Query, s.From, s.Size, got, want)
 		}
 	}
 }
