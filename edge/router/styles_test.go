@@ -1,0 +1,135 @@
+package router_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/cdaedge/cdaedge/edge"
+	"github.com/cdaedge/cdaedge/edge/lucene/difftest"
+	"github.com/cdaedge/cdaedge/edge/router"
+)
+
+// TestTheStylesListTheSame asks REST, GraphQL and the search DSL for the same random
+// lists over a generated environment (word filters on top-level members, a sort on a
+// top-level member or a Data element, either direction, a page): the three front-ends
+// compile to one query model, so the pages and totals must be the same.
+func TestTheStylesListTheSame(t *testing.T) {
+	env, err := difftest.NewEnv(5, 1200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := router.New(router.Options{MaxSteps: -1})
+	r.Load(env.Snap)
+	envID := env.Snap.Environment()
+	type page struct {
+		IDs   []string
+		Total int
+	}
+	read := func(what string, resp *edge.Response) page {
+		t.Helper()
+		var body struct {
+			Data []struct {
+				ContentID string `json:"ContentID"`
+			} `json:"data"`
+			TotalItems int `json:"totalItems"`
+		}
+		if err := json.Unmarshal(resp.Body, &body); err != nil || resp.Status != 200 {
+			t.Fatalf("%s: status %d: %.300s", what, resp.Status, resp.Body)
+		}
+		p := page{Total: body.TotalItems}
+		for _, d := range body.Data {
+			p.IDs = append(p.IDs, d.ContentID)
+		}
+		return p
+	}
+	// Words of the members the filters read, from the items themselves.
+	words := map[string][]string{}
+	for i := range env.Snap.Len() {
+		var item map[string]any
+		if err := json.Unmarshal([]byte(env.Snap.Item(i)), &item); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"Name", "TemplateName", "CreatedBy"} {
+			if s, ok := item[m].(string); ok {
+				for _, w := range strings.Fields(s) {
+					if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+						words[m] = append(words[m], w) // a filter with no words is a 400
+					}
+				}
+			}
+		}
+	}
+	filters := []struct{ rest, graphql, member string }{
+		{"searchByName", "name", "Name"},
+		{"searchByTemplateName", "templateName", "TemplateName"},
+		{"searchByCreatedBy", "createdBy", "CreatedBy"},
+	}
+	sorts := []string{"", "Name", "CreatedAt", "UpdatedAt", "PublishedAt", "TemplateName", "Data.title", "Data.price", "Data.rating"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	matched := 0
+	for i := range 300 {
+		q := url.Values{}
+		var args []string
+		dsl := map[string]any{}
+		var must []any
+		for _, f := range filters {
+			if rng.IntN(3) == 0 {
+				ws := words[f.member]
+				v := ws[rng.IntN(len(ws))]
+				if rng.IntN(3) == 0 {
+					v += " " + ws[rng.IntN(len(ws))]
+				}
+				q.Set(f.rest, v)
+				args = append(args, fmt.Sprintf("%s: %q", f.graphql, v))
+				must = append(must, map[string]any{"match": map[string]any{f.member: map[string]any{"query": v, "operator": "and"}}})
+			}
+		}
+		if len(must) > 0 {
+			dsl["query"] = map[string]any{"bool": map[string]any{"filter": must}}
+		}
+		asc := rng.IntN(2) == 0
+		order := map[bool]string{true: "asc", false: "desc"}[asc]
+		if s := sorts[rng.IntN(len(sorts))]; s != "" {
+			q.Set("sort", s)
+			args = append(args, fmt.Sprintf("sort: %q", s))
+			dsl["sort"] = []any{map[string]any{s: order}}
+		} else if asc {
+			dsl["sort"] = []any{map[string]any{"CreatedAt": order}}
+		}
+		if asc {
+			q.Set("sortAsc", "true")
+			args = append(args, "sortAsc: true")
+		}
+		pg, size := 1+rng.IntN(4), 1+rng.IntN(30)
+		q.Set("page", fmt.Sprint(pg))
+		q.Set("pageSize", fmt.Sprint(size))
+		args = append(args, fmt.Sprintf("page: %d, pageSize: %d", pg, size))
+		dsl["from"], dsl["size"], dsl["_source"] = (pg-1)*size, size, []string{"ContentID"}
+		rest := read("REST "+q.Encode(), r.Serve(&edge.Request{Method: "GET", Path: "/cda/rest/v1/" + envID + "/contents", RawQuery: q.Encode()}))
+		doc := fmt.Sprintf(`{ content(%s) { ContentID } }`, strings.Join(args, ", "))
+		body, _ := json.Marshal(map[string]string{"query": doc})
+		gql := read("GraphQL "+doc, r.Serve(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/" + envID, Body: body,
+			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}}))
+		if rest.Total != gql.Total || !slices.Equal(rest.IDs, gql.IDs) {
+			t.Fatalf("case %d: REST ?%s: %d items %v\nGraphQL %s: %d items %v", i, q.Encode(), rest.Total, rest.IDs, doc, gql.Total, gql.IDs)
+		}
+		body, _ = json.Marshal(dsl)
+		search := read("search "+string(body), r.Serve(&edge.Request{Method: "POST", Path: "/cda/es/v1/" + envID, Body: body,
+			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}}))
+		if rest.Total != search.Total || !slices.Equal(rest.IDs, search.IDs) {
+			t.Fatalf("case %d: REST ?%s: %d items %v\nsearch %s: %d items %v", i, q.Encode(), rest.Total, rest.IDs, body, search.Total, search.IDs)
+		}
+		if rest.Total > 0 {
+			matched++
+		}
+	}
+	if matched < 100 {
+		t.Errorf("only %d of the lists matched anything", matched)
+	}
+}
