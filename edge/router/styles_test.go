@@ -133,3 +133,106 @@ func TestTheStylesListTheSame(t *testing.T) {
 		t.Errorf("only %d of the lists matched anything", matched)
 	}
 }
+
+// TestGraphQLFiltersAsTheSearchDSL asks GraphQL and the search DSL for the same random
+// lists filtered by dates (a day or an instant, ranges with each bound), Data words,
+// numbers, booleans and lists of alternatives: both compile to one query model, so the
+// pages and totals must be the same.
+func TestGraphQLFiltersAsTheSearchDSL(t *testing.T) {
+	env, err := difftest.NewEnv(5, 1200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := router.New(router.Options{MaxSteps: -1})
+	r.Load(env.Snap)
+	envID := env.Snap.Environment()
+	post := func(path string, body any) (ids []string, total int) {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		resp := r.Serve(&edge.Request{Method: "POST", Path: path, Body: b, Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}})
+		var out struct {
+			Data []struct {
+				ContentID string `json:"ContentID"`
+			} `json:"data"`
+			TotalItems int `json:"totalItems"`
+		}
+		if err := json.Unmarshal(resp.Body, &out); err != nil || resp.Status != 200 {
+			t.Fatalf("%s: status %d: %.300s", b, resp.Status, resp.Body)
+		}
+		for _, d := range out.Data {
+			ids = append(ids, d.ContentID)
+		}
+		return ids, out.TotalItems
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	date := func() string {
+		d := fmt.Sprintf("20%02d-%02d-%02d", 19+rng.IntN(7), 1+rng.IntN(12), 1+rng.IntN(28))
+		if rng.IntN(2) == 0 {
+			d += fmt.Sprintf("T%02d:%02d:%02dZ", rng.IntN(24), rng.IntN(60), rng.IntN(60))
+		}
+		return d
+	}
+	words := []string{"coffee", "garden", "mountain", "festival", "zürich", "night", "kyoto's", "recipe", "market", "schön"}
+	matched := 0
+	for i := range 300 {
+		var args []string
+		filter := []any{}
+		for _, m := range []string{"CreatedAt", "UpdatedAt"} {
+			for _, op := range []string{"gte", "gt", "lte", "lt"} {
+				if rng.IntN(9) == 0 {
+					d := date()
+					args = append(args, fmt.Sprintf("%s_%s: %q", m, op, d))
+					filter = append(filter, map[string]any{"range": map[string]any{m: map[string]any{op: d}}})
+				}
+			}
+		}
+		if rng.IntN(6) == 0 { // a day or an instant
+			d := date()
+			args = append(args, fmt.Sprintf("publishedAt: %q", d))
+			filter = append(filter, map[string]any{"term": map[string]any{"PublishedAt": d}})
+		}
+		var data []string
+		if rng.IntN(2) == 0 {
+			w := words[rng.IntN(len(words))]
+			data = append(data, fmt.Sprintf("title: %q", w))
+			filter = append(filter, map[string]any{"match": map[string]any{"Data.title": map[string]any{"query": w, "operator": "and"}}})
+		}
+		if rng.IntN(3) == 0 {
+			a, b := words[rng.IntN(len(words))], words[rng.IntN(len(words))]
+			data = append(data, fmt.Sprintf("tags: [%q, %q]", a, b))
+			filter = append(filter, map[string]any{"bool": map[string]any{"should": []any{
+				map[string]any{"match": map[string]any{"Data.tags": map[string]any{"query": a, "operator": "and"}}},
+				map[string]any{"match": map[string]any{"Data.tags": map[string]any{"query": b, "operator": "and"}}},
+			}}})
+		}
+		if rng.IntN(6) == 0 {
+			n := rng.IntN(12)
+			data = append(data, fmt.Sprintf("servings: %d", n))
+			filter = append(filter, map[string]any{"term": map[string]any{"Data.servings": n}})
+		}
+		if rng.IntN(4) == 0 {
+			b := rng.IntN(2) == 0
+			data = append(data, fmt.Sprintf("vegetarian: %v", b))
+			filter = append(filter, map[string]any{"term": map[string]any{"Data.vegetarian": b}})
+		}
+		if len(data) > 0 {
+			args = append(args, "data: {"+strings.Join(data, ", ")+"}")
+		}
+		pg, size := 1+rng.IntN(3), 1+rng.IntN(40)
+		args = append(args, fmt.Sprintf("page: %d, pageSize: %d", pg, size))
+		doc := fmt.Sprintf(`{ content(%s) { ContentID } }`, strings.Join(args, ", "))
+		gIDs, gTotal := post("/cda/graphql/v1/"+envID, map[string]string{"query": doc})
+		dsl := map[string]any{"query": map[string]any{"bool": map[string]any{"filter": filter}}, "from": (pg - 1) * size, "size": size, "_source": []string{"ContentID"}}
+		sIDs, sTotal := post("/cda/es/v1/"+envID, dsl)
+		if gTotal != sTotal || !slices.Equal(gIDs, sIDs) {
+			b, _ := json.Marshal(dsl)
+			t.Fatalf("case %d: GraphQL %s: %d items %v\nsearch %s: %d items %v", i, doc, gTotal, gIDs, b, sTotal, sIDs)
+		}
+		if gTotal > 0 {
+			matched++
+		}
+	}
+	if matched < 60 {
+		t.Errorf("only %d of the lists matched anything", matched)
+	}
+}
