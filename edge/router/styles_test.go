@@ -15,24 +15,29 @@ import (
 	"github.com/cdaedge/cdaedge/edge/router"
 )
 
-// TestTheStylesListTheSame asks REST, GraphQL and the search DSL for the same random
-// lists over a generated environment (word filters on top-level members, a sort on a
-// top-level member or a Data element, either direction, a page): the three front-ends
-// compile to one query model, so the pages and totals must be the same.
-func TestTheStylesListTheSame(t *testing.T) {
+// listPage is one page of a list answer: its items' ContentIDs and totalItems.
+type listPage struct {
+	IDs   []string
+	Total int
+}
+
+// styleLister returns the generated environment the style tests ask, and a function
+// that sends a request to a router over it and reads the page it answers (a request
+// that does not answer 200 fails the test).
+func styleLister(t *testing.T) (*difftest.Env, func(req *edge.Request) listPage) {
+	t.Helper()
 	env, err := difftest.NewEnv(5, 1200)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := router.New(router.Options{MaxSteps: -1})
 	r.Load(env.Snap)
-	envID := env.Snap.Environment()
-	type page struct {
-		IDs   []string
-		Total int
-	}
-	read := func(what string, resp *edge.Response) page {
+	return env, func(req *edge.Request) listPage {
 		t.Helper()
+		if req.Body != nil {
+			req.Headers = []edge.Header{{Name: "Content-Type", Value: "application/json"}}
+		}
+		resp := r.Serve(req)
 		var body struct {
 			Data []struct {
 				ContentID string `json:"ContentID"`
@@ -40,14 +45,23 @@ func TestTheStylesListTheSame(t *testing.T) {
 			TotalItems int `json:"totalItems"`
 		}
 		if err := json.Unmarshal(resp.Body, &body); err != nil || resp.Status != 200 {
-			t.Fatalf("%s: status %d: %.300s", what, resp.Status, resp.Body)
+			t.Fatalf("%s %s?%s %s: status %d: %.300s", req.Method, req.Path, req.RawQuery, req.Body, resp.Status, resp.Body)
 		}
-		p := page{Total: body.TotalItems}
+		p := listPage{Total: body.TotalItems}
 		for _, d := range body.Data {
 			p.IDs = append(p.IDs, d.ContentID)
 		}
 		return p
 	}
+}
+
+// TestTheStylesListTheSame asks REST, GraphQL and the search DSL for the same random
+// lists over a generated environment (word filters on top-level members, a sort on a
+// top-level member or a Data element, either direction, a page): the three front-ends
+// compile to one query model, so the pages and totals must be the same.
+func TestTheStylesListTheSame(t *testing.T) {
+	env, ask := styleLister(t)
+	envID := env.Snap.Environment()
 	// Words of the members the filters read, from the items themselves.
 	words := map[string][]string{}
 	for i := range env.Snap.Len() {
@@ -111,17 +125,15 @@ func TestTheStylesListTheSame(t *testing.T) {
 		q.Set("pageSize", fmt.Sprint(size))
 		args = append(args, fmt.Sprintf("page: %d, pageSize: %d", pg, size))
 		dsl["from"], dsl["size"], dsl["_source"] = (pg-1)*size, size, []string{"ContentID"}
-		rest := read("REST "+q.Encode(), r.Serve(&edge.Request{Method: "GET", Path: "/cda/rest/v1/" + envID + "/contents", RawQuery: q.Encode()}))
+		rest := ask(&edge.Request{Method: "GET", Path: "/cda/rest/v1/" + envID + "/contents", RawQuery: q.Encode()})
 		doc := fmt.Sprintf(`{ content(%s) { ContentID } }`, strings.Join(args, ", "))
 		body, _ := json.Marshal(map[string]string{"query": doc})
-		gql := read("GraphQL "+doc, r.Serve(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/" + envID, Body: body,
-			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}}))
+		gql := ask(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/" + envID, Body: body})
 		if rest.Total != gql.Total || !slices.Equal(rest.IDs, gql.IDs) {
 			t.Fatalf("case %d: REST ?%s: %d items %v\nGraphQL %s: %d items %v", i, q.Encode(), rest.Total, rest.IDs, doc, gql.Total, gql.IDs)
 		}
 		body, _ = json.Marshal(dsl)
-		search := read("search "+string(body), r.Serve(&edge.Request{Method: "POST", Path: "/cda/es/v1/" + envID, Body: body,
-			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}}))
+		search := ask(&edge.Request{Method: "POST", Path: "/cda/es/v1/" + envID, Body: body})
 		if rest.Total != search.Total || !slices.Equal(rest.IDs, search.IDs) {
 			t.Fatalf("case %d: REST ?%s: %d items %v\nsearch %s: %d items %v", i, q.Encode(), rest.Total, rest.IDs, body, search.Total, search.IDs)
 		}
@@ -139,31 +151,8 @@ func TestTheStylesListTheSame(t *testing.T) {
 // numbers, booleans and lists of alternatives: both compile to one query model, so the
 // pages and totals must be the same.
 func TestGraphQLFiltersAsTheSearchDSL(t *testing.T) {
-	env, err := difftest.NewEnv(5, 1200)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := router.New(router.Options{MaxSteps: -1})
-	r.Load(env.Snap)
+	env, ask := styleLister(t)
 	envID := env.Snap.Environment()
-	post := func(path string, body any) (ids []string, total int) {
-		t.Helper()
-		b, _ := json.Marshal(body)
-		resp := r.Serve(&edge.Request{Method: "POST", Path: path, Body: b, Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}})
-		var out struct {
-			Data []struct {
-				ContentID string `json:"ContentID"`
-			} `json:"data"`
-			TotalItems int `json:"totalItems"`
-		}
-		if err := json.Unmarshal(resp.Body, &out); err != nil || resp.Status != 200 {
-			t.Fatalf("%s: status %d: %.300s", b, resp.Status, resp.Body)
-		}
-		for _, d := range out.Data {
-			ids = append(ids, d.ContentID)
-		}
-		return ids, out.TotalItems
-	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	date := func() string {
 		d := fmt.Sprintf("20%02d-%02d-%02d", 19+rng.IntN(7), 1+rng.IntN(12), 1+rng.IntN(28))
@@ -221,14 +210,14 @@ func TestGraphQLFiltersAsTheSearchDSL(t *testing.T) {
 		pg, size := 1+rng.IntN(3), 1+rng.IntN(40)
 		args = append(args, fmt.Sprintf("page: %d, pageSize: %d", pg, size))
 		doc := fmt.Sprintf(`{ content(%s) { ContentID } }`, strings.Join(args, ", "))
-		gIDs, gTotal := post("/cda/graphql/v1/"+envID, map[string]string{"query": doc})
-		dsl := map[string]any{"query": map[string]any{"bool": map[string]any{"filter": filter}}, "from": (pg - 1) * size, "size": size, "_source": []string{"ContentID"}}
-		sIDs, sTotal := post("/cda/es/v1/"+envID, dsl)
-		if gTotal != sTotal || !slices.Equal(gIDs, sIDs) {
-			b, _ := json.Marshal(dsl)
-			t.Fatalf("case %d: GraphQL %s: %d items %v\nsearch %s: %d items %v", i, doc, gTotal, gIDs, b, sTotal, sIDs)
+		body, _ := json.Marshal(map[string]string{"query": doc})
+		gql := ask(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/" + envID, Body: body})
+		body, _ = json.Marshal(map[string]any{"query": map[string]any{"bool": map[string]any{"filter": filter}}, "from": (pg - 1) * size, "size": size, "_source": []string{"ContentID"}})
+		search := ask(&edge.Request{Method: "POST", Path: "/cda/es/v1/" + envID, Body: body})
+		if gql.Total != search.Total || !slices.Equal(gql.IDs, search.IDs) {
+			t.Fatalf("case %d: GraphQL %s: %d items %v\nsearch %s: %d items %v", i, doc, gql.Total, gql.IDs, body, search.Total, search.IDs)
 		}
-		if gTotal > 0 {
+		if gql.Total > 0 {
 			matched++
 		}
 	}
