@@ -341,6 +341,7 @@ func (e *Evaluator) topHits(tk *tkScratch, set docSet, k int) []tkHit {
 		tk.counts = make([]uint64, words)
 	}
 	tk.counts = tk.counts[:len(tk.nodes)*maxLeast*(w/64)]
+	tk.siblings = zeroed(tk.siblings, len(tk.kids))
 	// Each pass keeps only the hits that reach its floor, a fraction of the best bound,
 	// which prunes more than the heap's threshold does while the heap fills with the
 	// first items; its answer stands when k hits reach the floor (every item it left
@@ -561,9 +562,6 @@ func childNeed(t float32, siblings float64) float32 {
 // place in tk.siblings (its children's places in tk.kids), since a sum inside a sum
 // asks while its parent still reads its own.
 func (tk *tkScratch) siblingBounds(node int, kids []int) []float64 {
-	if len(tk.siblings) < len(tk.kids) {
-		tk.siblings = make([]float64, len(tk.kids))
-	}
 	first := int(tk.nodes[node].first)
 	sib := tk.siblings[first : first+len(kids)]
 	var before float64
