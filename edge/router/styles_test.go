@@ -21,31 +21,47 @@ type listPage struct {
 	Total int
 }
 
-// styleLister returns the generated environment the style tests ask, and a function
-// that sends a request to a router over it and reads the page it answers (a request
-// that does not answer 200 fails the test).
-func styleLister(t *testing.T) (*difftest.Env, func(req *edge.Request) listPage) {
+// generatedRouter returns the Lucene harness's environment generated from seed with
+// items items, and a function that sends a request (a body as JSON) to a router over
+// it without a work budget and returns the answer's body; an answer other than 200
+// fails the test.
+func generatedRouter(t *testing.T, seed uint64, items int) (*difftest.Env, func(req *edge.Request) []byte) {
 	t.Helper()
-	env, err := difftest.NewEnv(5, 1200)
+	env, err := difftest.NewEnv(seed, items)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := router.New(router.Options{MaxSteps: -1})
 	r.Load(env.Snap)
-	return env, func(req *edge.Request) listPage {
+	return env, func(req *edge.Request) []byte {
 		t.Helper()
 		if req.Body != nil {
 			req.Headers = []edge.Header{{Name: "Content-Type", Value: "application/json"}}
 		}
 		resp := r.Serve(req)
+		if resp.Status != 200 {
+			t.Fatalf("%s %s?%s %s: status %d: %.300s", req.Method, req.Path, req.RawQuery, req.Body, resp.Status, resp.Body)
+		}
+		return resp.Body
+	}
+}
+
+// styleLister returns the generated environment the style tests ask, and a function
+// that sends a request to a router over it and reads the page it answers (a request
+// that does not answer 200 fails the test).
+func styleLister(t *testing.T) (*difftest.Env, func(req *edge.Request) listPage) {
+	t.Helper()
+	env, serve := generatedRouter(t, 5, 1200)
+	return env, func(req *edge.Request) listPage {
+		t.Helper()
 		var body struct {
 			Data []struct {
 				ContentID string `json:"ContentID"`
 			} `json:"data"`
 			TotalItems int `json:"totalItems"`
 		}
-		if err := json.Unmarshal(resp.Body, &body); err != nil || resp.Status != 200 {
-			t.Fatalf("%s %s?%s %s: status %d: %.300s", req.Method, req.Path, req.RawQuery, req.Body, resp.Status, resp.Body)
+		if out := serve(req); json.Unmarshal(out, &body) != nil {
+			t.Fatalf("%s %s?%s %s: not a list: %.300s", req.Method, req.Path, req.RawQuery, req.Body, out)
 		}
 		p := listPage{Total: body.TotalItems}
 		for _, d := range body.Data {
