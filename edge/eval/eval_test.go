@@ -222,3 +222,39 @@ func TestRangeFastPathMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantScorePages checks the pages of constant-score queries, which Search ranks
+// and scores without a score array, against the scores run gives each item: the same
+// order (item order under the relevance order's field key) and the same score bits.
+func TestConstantScorePages(t *testing.T) {
+	e := evalEngine(t)
+	for _, q := range []query.Query{
+		nil,
+		query.MatchAll{},
+		query.Boost{Query: query.MatchAll{}, Boost: 2.5},
+		query.Boost{Query: query.Boost{Query: query.Range{Field: "Data.price", Lower: &query.Bound{Value: query.Scalar{Kind: query.ScalarNumber, Number: 10}, Inclusive: true}}, Boost: 0.3}, Boost: 7},
+		query.Exists{Field: "Data.flag"},
+		query.IDs{Values: []string{"Content_2", "Content_0"}},
+		query.Prefix{Field: "Name", Prefix: "b"},
+		query.ConstantScore{Query: query.Term{Field: "Name", Text: "fox"}},
+		query.Boost{Query: query.Wildcard{Field: "Data.*", Pattern: "b*"}, Boost: 3}, // a pattern: scored by run
+	} {
+		res, err := e.Search(&query.Search{Query: q, Size: 10})
+		if err != nil {
+			t.Fatalf("%v: %v", q, err)
+		}
+		e.BeginRequest()
+		m, err := e.run(q, true, 1)
+		if err != nil {
+			t.Fatalf("%v: %v", q, err)
+		}
+		if m.set.count() != res.Total || len(res.Scores) != len(res.Docs) {
+			t.Fatalf("%v: total %d, %d scores for %d docs; run matched %d", q, res.Total, len(res.Scores), len(res.Docs), m.set.count())
+		}
+		for i, doc := range res.Docs {
+			if want := m.scores[doc]; math.Float64bits(res.Scores[i]) != math.Float64bits(float64(want)) {
+				t.Errorf("%v: item %d scores %v, run gives %v", q, doc, res.Scores[i], want)
+			}
+		}
+	}
+}

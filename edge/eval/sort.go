@@ -35,6 +35,15 @@ func (e *Evaluator) Search(s *query.Search) (Result, error) {
 	for _, k := range keys {
 		scoring = scoring || k.Score
 	}
+	// A constant-score query fills no score array: its matches all score one value,
+	// so that ranking by it orders nothing and the page's scores are that value.
+	// Filling one per item cost a match_all page as much as writing its items, and a
+	// count of every item (size 0, as aggregations ask) four times its other work.
+	uniform, constant := false, float32(0)
+	if scoring {
+		constant, uniform = constantScore(s.Query)
+		scoring = !uniform
+	}
 	m, err := e.run(s.Query, scoring, 1)
 	if err != nil {
 		return Result{}, err
@@ -52,10 +61,10 @@ func (e *Evaluator) Search(s *query.Search) (Result, error) {
 	}
 	e.docs = e.order(m, total, keys, s.From, end)
 	res.Docs = e.docs
-	if scoring {
+	if scoring || uniform {
 		e.scores = e.scores[:0]
 		for _, doc := range e.docs {
-			var v float32
+			v := constant
 			if m.scores != nil {
 				v = m.scores[doc]
 			}
@@ -67,6 +76,32 @@ func (e *Evaluator) Search(s *query.Search) (Result, error) {
 		e.release(m) // the page's scores are copied out
 	}
 	return res, nil
+}
+
+// constantScore returns the score every match of q has when q is a constant-score
+// query under Boost nodes (what run gives each of its items: the boosts' product,
+// multiplied in the same order); false for any other query, and for a field pattern,
+// which run expands.
+func constantScore(q query.Query) (float32, bool) {
+	boost := float32(1)
+	for {
+		if fq, ok := q.(query.Fielded); ok && strings.Contains(fq.FieldName(), "*") {
+			return 0, false
+		}
+		switch b := q.(type) {
+		case query.Boost:
+			if b.Boost < 0 {
+				return 0, false // run refuses it
+			}
+			boost *= float32(b.Boost)
+			q = b.Query
+			continue
+		case nil, query.MatchAll, query.Range, query.Exists, query.IDs, query.Prefix,
+			query.Wildcard, query.Regexp, query.ConstantScore:
+			return boost, true
+		}
+		return 0, false
+	}
 }
 
 // sortKey is a resolved SortField.
