@@ -167,13 +167,19 @@ func (c *valueIndex) item(base string, doc int) (uint32, bool) {
 	if word>>(doc&63)&1 == 0 {
 		return 0, false
 	}
-	block := doc / presenceBlock
+	r := c.wordRank(base, w) + uint32(bits.OnesCount64(word&(1<<(doc&63)-1)))
+	return r, r < c.h.items
+}
+
+// wordRank returns the number of present items before word w of the presence bitmap
+// of a column that is not dense.
+func (c *valueIndex) wordRank(base string, w int) uint32 {
+	block := w * 64 / presenceBlock
 	r := le32(base[c.dir+4*block:])
 	for i := block * (presenceBlock / 64); i < w; i++ {
 		r += uint32(bits.OnesCount64(le64(base[c.words+8*i:])))
 	}
-	r += uint32(bits.OnesCount64(word & (1<<(doc&63) - 1)))
-	return r, r < c.h.items
+	return r
 }
 
 // itemOrds returns the range of item doc's ordinals, [from, to), empty when it has none.
@@ -256,4 +262,66 @@ func (c *valueIndex) ranks(base string, doc int) (lo, hi uint32) {
 		}
 	}
 	return lo, hi
+}
+
+// SingleStrings reports whether no item has more than one value of the field and every
+// value is a string: the common keyword field (a template's name, a status, an
+// author), whose values AppendStringOrds reads without the Value kinds.
+func (f *Field) SingleStrings() bool {
+	c := &f.values
+	return c.present && c.h.flags&valuesMulti == 0 && c.h.kinds[0] == 0 && c.h.kinds[1] == 0 && c.h.kinds[3] == 0
+}
+
+// NoOrd stands, in AppendStringOrds, for an item without a value.
+const NoOrd = ^uint32(0)
+
+// AppendStringOrds appends to dst, for each item of docs, the keyword ordinal of its
+// value (as Values gives it in Value.Ord), or NoOrd when it has none or the field is
+// not of SingleStrings (or the file is damaged there): one call for a facet's items,
+// not one per item.
+func (f *Field) AppendStringOrds(dst []uint32, docs []int) []uint32 {
+	if !f.SingleStrings() {
+		for range docs {
+			dst = append(dst, NoOrd)
+		}
+		return dst
+	}
+	c, base := &f.values, f.s.str
+	identity := c.h.flags&valuesStringIdentity != 0
+	dense := c.h.flags&valuesDense != 0
+	// The items ascend, as a facet's do, so a word of the presence bitmap and its rank
+	// are read once for all its items (item reads them for each).
+	lastWord, word, rank := -1, uint64(0), uint32(0)
+	for _, doc := range docs {
+		var k uint32
+		switch {
+		case doc < 0 || doc >= c.n:
+			dst = append(dst, NoOrd)
+			continue
+		case dense:
+			k = uint32(doc)
+		default:
+			if w := doc >> 6; w != lastWord {
+				lastWord, word, rank = w, le64(base[c.words+8*w:]), c.wordRank(base, w)
+			}
+			if word>>(doc&63)&1 == 0 {
+				dst = append(dst, NoOrd)
+				continue
+			}
+			k = rank + uint32(bits.OnesCount64(word&(1<<(doc&63)-1)))
+		}
+		if k >= c.h.items {
+			dst = append(dst, NoOrd)
+			continue
+		}
+		t, ok := c.ord(base, k)
+		switch {
+		case !ok:
+			t = NoOrd
+		case !identity:
+			t = le32(base[c.strings+4*int(t):])
+		}
+		dst = append(dst, t)
+	}
+	return dst
 }

@@ -53,6 +53,10 @@ func TestValueColumns(t *testing.T) {
 			s := fmt.Sprintf("v%03d", i%97)
 			return valueCase{`"` + s + `"`, "s:" + s}
 		}},
+		{"dense strings", 300, func(i int) valueCase {
+			s := fmt.Sprintf("w%02d", i%13)
+			return valueCase{`"` + s + `"`, "s:" + s}
+		}},
 		{"multi-valued mixed kinds with duplicates", 700, func(i int) valueCase {
 			switch i % 5 {
 			case 0:
@@ -97,7 +101,36 @@ func TestValueColumns(t *testing.T) {
 				}
 			}
 			checkRanksOrder(t, f, tc.items)
+			checkStringOrds(t, f, tc.items)
 		})
+	}
+}
+
+// checkStringOrds checks AppendStringOrds against Values: for a field of
+// SingleStrings, each item's ordinal or NoOrd where it has no value, over all the items
+// and over every third (words of the presence bitmap skipped); NoOrd everywhere for
+// any other field.
+func checkStringOrds(t *testing.T, f *Field, n int) {
+	t.Helper()
+	for _, step := range []int{1, 3} {
+		var docs []int
+		for doc := 0; doc < n; doc += step {
+			docs = append(docs, doc)
+		}
+		docs = append(docs, n) // past the end
+		ords := f.AppendStringOrds([]uint32{7}, docs)
+		if len(ords) != len(docs)+1 || ords[0] != 7 {
+			t.Fatalf("AppendStringOrds gave %d ordinals after the first for %d items", len(ords)-1, len(docs))
+		}
+		for i, doc := range docs {
+			want := NoOrd
+			if vals := f.Values(nil, doc); f.SingleStrings() && len(vals) == 1 {
+				want = vals[0].Ord
+			}
+			if got := ords[i+1]; got != want {
+				t.Fatalf("item %d: ordinal %d, want %d (SingleStrings %v)", doc, got, want, f.SingleStrings())
+			}
+		}
 	}
 }
 

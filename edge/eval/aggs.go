@@ -34,8 +34,9 @@ type aggContext struct {
 // buckets in all, it fails with a too_complex *edge.Error. A metric over a field that
 // holds only text is an invalid_argument *edge.Error.
 func (e *Evaluator) Aggregate(aggs []*query.Agg, matched DocSet) ([]query.AggResult, error) {
-	docs := make([]int, 0, matched.Count())
-	matched.ForEach(func(doc int) { docs = append(docs, doc) })
+	// The items' list is kept for the next request's: nothing keeps it past this call.
+	docs := matched.set.appendRange(e.aggDocs[:0], 0, matched.Count())
+	e.aggDocs = docs
 	c := &aggContext{e: e}
 	return c.aggs(aggs, docs)
 }
@@ -265,27 +266,56 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 	dict := f.Keyword()
 	// Strings, the common case, are counted by ordinal without hashing.
 	byOrd := make([]*termBucket, dict.Len())
-	var vs []aggValue
-	for _, doc := range docs {
-		vs = c.values(vs[:0], f, kw, doc)
-		for _, v := range vs {
-			var b *termBucket
-			if v.kind == snapshot.KindString && int(v.ord) < len(byOrd) {
-				b = byOrd[v.ord]
-				if b == nil {
-					b = c.newTermBucket(v)
-					byOrd[v.ord] = b
-					index[v.key()] = b
-					buckets = append(buckets, b)
-				}
-			} else if b = index[v.key()]; b == nil {
+	bucket := func(v aggValue) *termBucket {
+		var b *termBucket
+		if v.kind == snapshot.KindString && int(v.ord) < len(byOrd) {
+			b = byOrd[v.ord]
+			if b == nil {
 				b = c.newTermBucket(v)
+				byOrd[v.ord] = b
 				index[v.key()] = b
 				buckets = append(buckets, b)
 			}
+		} else if b = index[v.key()]; b == nil {
+			b = c.newTermBucket(v)
+			index[v.key()] = b
+			buckets = append(buckets, b)
+		}
+		return b
+	}
+	subs := len(a.Subs) > 0
+	if f.SingleStrings() {
+		// One string per item at most: its ordinal is its bucket's place, read for all
+		// the items at once without the typed values (a facet over every item took
+		// 0.3x the time).
+		ords := f.AppendStringOrds(slices.Grow(c.e.aggOrds[:0], len(docs)), docs)
+		c.e.aggOrds = ords
+		for i, ord := range ords {
+			if ord == snapshot.NoOrd {
+				continue
+			}
+			var b *termBucket
+			if int(ord) < len(byOrd) {
+				b = byOrd[ord]
+			}
+			if b == nil {
+				b = bucket(aggValue{kind: snapshot.KindString, ord: ord})
+			}
 			b.count++
-			if len(a.Subs) > 0 {
-				b.docs = append(b.docs, doc)
+			if subs {
+				b.docs = append(b.docs, docs[i])
+			}
+		}
+	} else {
+		var vs []aggValue
+		for _, doc := range docs {
+			vs = c.values(vs[:0], f, kw, doc)
+			for _, v := range vs {
+				b := bucket(v)
+				b.count++
+				if subs {
+					b.docs = append(b.docs, doc)
+				}
 			}
 		}
 	}

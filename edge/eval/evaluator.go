@@ -30,6 +30,11 @@ type Evaluator struct {
 	// orderRun holds a run of a field's precomputed order (Field.SortedDocs) while a
 	// walk reads it.
 	orderRun [256]int32
+	// aggDocs holds the items an aggregation counts, and aggOrds a terms
+	// aggregation's items' ordinals (Field.AppendStringOrds), kept for the next
+	// request's.
+	aggDocs []int
+	aggOrds []uint32
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
