@@ -116,6 +116,8 @@ func requests(ctx context.Context, p *wasmpool.Pool, env string) ([]namedRequest
 		{"REST sorted, page 3", edge.Request{Method: "GET", Path: rest, RawQuery: "pageSize=20&sort=Name&page=3"}},
 		post("GraphQL list of 10", gql, `{"query":"{ content(pageSize: 10) { Name ContentID UpdatedAt } }"}`),
 		post("filter, sort by date", es, `{"query":{"bool":{"filter":[{"term":{"TemplateName.keyword":"Article"}}]}},"sort":[{"CreatedAt":"desc"}],"size":10}`),
+		post("match_all, size 10", es, `{"query":{"match_all":{}},"size":10}`),
+		post("facets (size 0)", es, `{"size":0,"aggs":{"templates":{"terms":{"field":"TemplateName.keyword"}}}}`),
 		post("date range, page 3", es, `{"query":{"range":{"CreatedAt":{"gte":"2021-01-01","lt":"2022-01-01"}}},"from":20,"size":10}`),
 		post("query_string, 2 words", es, `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`),
 		post("2 words, _source Name", es, `{"query":{"query_string":{"query":"coffee espresso"}},"size":10,"_source":["Name"]}`),
