@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -128,7 +129,7 @@ func (s *Snapshot) storedOffset(b int) uint64 {
 // blockFirst is the first item of block b (b == blockCount gives the item count).
 func (s *Snapshot) blockFirst(b int) int {
 	v, _ := u32At(s.str[s.bodyBlocks.off+8*(s.blockCount+1):s.bodyBlocks.end], b)
-	return int(v)
+	return int(min(v, math.MaxInt32)) // a corrupt entry past any item, not a negative 32-bit int
 }
 
 // blockCRC is the stored checksum of block b.

@@ -196,7 +196,7 @@ func (p *Postings) nextSlow() int {
 		p.posStart += int(p.freq)
 		p.freq, p.posEnd = int32(f), 0
 	}
-	if at < 0 || v > math.MaxInt32 || p.doc+int(v) > math.MaxInt32 {
+	if at < 0 || v > math.MaxInt32 || int64(p.doc)+int64(v) > math.MaxInt32 {
 		return p.fail()
 	}
 	p.doc += int(v)
@@ -238,7 +238,7 @@ func (p *Postings) enterBlock() bool {
 			posLen, at = uvarintAt(s, at, end)
 		}
 	}
-	if at < 0 || delta > math.MaxInt32 || p.last+int(delta) > math.MaxInt32 || maxFreq > math.MaxInt32 {
+	if at < 0 || delta > math.MaxInt32 || int64(p.last)+int64(delta) > math.MaxInt32 || maxFreq > math.MaxInt32 {
 		return false
 	}
 	dw, next := blockChunk(s, at, end)
@@ -383,10 +383,10 @@ func (p *Postings) decodeDocs(docs []int32) (int, bool) {
 	unpack(docs, p.base, p.blk, p.dw, int(p.j))
 	doc, last := p.doc, p.last
 	for i, d := range docs {
-		doc += int(d)
-		if doc > last {
+		if d < 0 || int64(doc)+int64(d) > int64(last) { // a delta of 32 bits, or past the block
 			return i, false
 		}
+		doc += int(d)
 		docs[i] = int32(doc)
 	}
 	return n, true
@@ -408,7 +408,7 @@ func (p *Postings) tailBlock(docs, freqs []int32) (int, bool) {
 			if v&1 == 0 {
 				f, next = uvarintAt(s, next, end)
 			}
-			if v >>= 1; next < 0 || f == 0 || f > math.MaxInt32 || v > math.MaxInt32 || doc+int(v) > math.MaxInt32 {
+			if v >>= 1; next < 0 || f == 0 || f > math.MaxInt32 || v > math.MaxInt32 || int64(doc)+int64(v) > math.MaxInt32 {
 				ok = false
 				break
 			}
@@ -419,7 +419,7 @@ func (p *Postings) tailBlock(docs, freqs []int32) (int, bool) {
 	} else {
 		for ; k < n; k++ {
 			v, next := uvarintAt(s, at, end)
-			if next < 0 || v > math.MaxInt32 || doc+int(v) > math.MaxInt32 {
+			if next < 0 || v > math.MaxInt32 || int64(doc)+int64(v) > math.MaxInt32 {
 				ok = false
 				break
 			}
@@ -473,12 +473,12 @@ func (p *Postings) NextPosition() int {
 			return p.stopPositions()
 		}
 	}
-	pos := int(p.pos) + int(v)
+	pos := int64(p.pos) + int64(v)
 	if pos > math.MaxInt32 {
 		return p.stopPositions()
 	}
 	p.pos = int32(pos)
-	return pos
+	return int(pos)
 }
 
 // stopPositions makes NextPosition return -1 until the next item, where the positions
@@ -492,7 +492,7 @@ func (p *Postings) stopPositions() int {
 // position reader over those of the items before it that were not read.
 func (p *Postings) openItem() bool {
 	start, freq := p.posStart, int(p.freq)
-	if !p.positions || p.j == 0 || freq <= 0 || start < int(p.posNext) || start+freq > math.MaxInt32 {
+	if !p.positions || p.j == 0 || freq <= 0 || start < int(p.posNext) || int64(start)+int64(freq) > math.MaxInt32 {
 		return false
 	}
 	if p.tail {
@@ -578,6 +578,9 @@ func (p *Postings) skipChunks(to int) bool {
 	}
 	p.posAt, p.posNext = at, int32(to)
 	if !chunkRead && !p.readChunk() {
+		// No chunk is read at posAt: the next item's call must not take the last
+		// one's token and exceptions for this one's (a corrupt group).
+		p.pex, p.pnext = noChunk, noChunk
 		return false
 	}
 	p.seekException(p.posNext % postingsBlock)
@@ -733,13 +736,14 @@ func (p *Postings) addBlock(set []uint64) (int, bool) {
 	word, acc := doc>>6, uint64(0)
 	for i := range postingsBlock {
 		k := bit >> 3
-		doc += int(le64(b[k:k+8]) >> (bit & 7) & mask)
+		d := le64(b[k:k+8]) >> (bit & 7) & mask
 		bit += w
-		if doc > last {
+		if int64(d) > int64(last)-int64(doc) { // past the block's last item (in 64 bits: a 32-bit int would wrap)
 			flushWord(set, word, acc)
 			p.fail()
 			return i, true
 		}
+		doc += int(d)
 		if doc>>6 != word {
 			flushWord(set, word, acc)
 			word, acc = doc>>6, 0

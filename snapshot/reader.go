@@ -342,21 +342,21 @@ func findU32(arr string, first, stride, n int, key int) (int, bool) {
 	lo, hi := 0, n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if v, _ := u32At(arr, first+stride*mid); int(v) < key {
+		if v, _ := u32At(arr, first+stride*mid); int64(v) < int64(key) {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
 	v, ok := u32At(arr, first+stride*lo)
-	return lo, ok && lo < n && int(v) == key
+	return lo, ok && lo < n && int64(v) == int64(key)
 }
 
 // slice returns entry i of a blob cut by a u32[n+1] offsets array.
 func slice(blob, offsets string, i int) string {
 	start, ok1 := u32At(offsets, i)
 	end, ok2 := u32At(offsets, i+1)
-	if !ok1 || !ok2 || start > end || int(end) > len(blob) {
+	if !ok1 || !ok2 || start > end || uint64(end) > uint64(len(blob)) {
 		return ""
 	}
 	return blob[start:end]

@@ -233,7 +233,7 @@ func (t TermDict) idAt(i int) (at, n int) {
 	offs := t.idOffs.of(t.base)
 	start, ok1 := u32At(offs, i)
 	end, ok2 := u32At(offs, i+1)
-	if !ok1 || !ok2 || start > end || int(end) > t.ids.len() {
+	if !ok1 || !ok2 || start > end || uint64(end) > uint64(t.ids.len()) {
 		return 0, 0
 	}
 	return t.ids.off + int(start), int(end - start)

@@ -168,7 +168,7 @@ func (d *frozenDict) load(sp *spool) *frozenDict {
 // and the values as uvarints and bytes (load reads them back). A column past 4 GiB of
 // values stays in memory.
 func (c *valueColumn) spill(sp *spool) {
-	if len(c.ends) == 0 || len(c.vals) > math.MaxUint32 {
+	if len(c.ends) == 0 || uint64(len(c.vals)) > math.MaxUint32 {
 		return
 	}
 	size := 2*binary.MaxVarintLen64 + binary.MaxVarintLen32*len(c.ends)

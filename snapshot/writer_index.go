@@ -97,7 +97,7 @@ func indexRange(src itemSource, lo, hi int, release bool, dataEnds []uint32) ind
 			}
 		}
 		scratch.gather(root)
-		if e := scratch.dataEnd; e <= math.MaxUint32 {
+		if e := scratch.dataEnd; uint64(e) <= math.MaxUint32 {
 			dataEnds[doc] = uint32(e)
 		}
 		for _, i := range scratch.order {

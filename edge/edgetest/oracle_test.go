@@ -184,7 +184,9 @@ func (o *oracleEnv) answer(method string, seg []string, query string, auth strin
 	ans := oracleAnswer{status: 200, list: true, total: len(items), ids: []string{}}
 	var body bytes.Buffer
 	body.WriteString(`{"status":200,"data":[`)
-	for i := (page - 1) * size; i < len(items) && i < page*size; i++ {
+	// The page's bounds in 64 bits: a page near 2^31 overflows a 32-bit int (the
+	// engine packages' tests also run with GOARCH=386, as the TinyGo module's int is).
+	for i := int64(page-1) * int64(size); i < int64(len(items)) && i < int64(page)*int64(size); i++ {
 		if len(ans.ids) > 0 {
 			body.WriteByte(',')
 		}
