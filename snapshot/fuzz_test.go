@@ -82,7 +82,9 @@ func exercise(s *Snapshot) {
 			}
 			exerciseIter(dict)
 		}
-		f.AppendStringOrds(nil, []int{-1, 0, 1, 63, 64, 65, s.Len() - 1, s.Len(), s.Len() + 64})
+		for _, e := range f.AppendEntries(nil, []int{-1, 0, 1, 63, 64, 65, s.Len() - 1, s.Len(), s.Len() + 64}) {
+			f.Entry(e)
+		}
 		for doc := -1; doc <= s.Len(); doc++ {
 			vals = f.Values(vals[:0], doc)
 			f.RankAsc(doc)

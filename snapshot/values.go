@@ -28,6 +28,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Value column flags.
@@ -264,39 +265,62 @@ func (c *valueIndex) ranks(base string, doc int) (lo, hi uint32) {
 	return lo, hi
 }
 
-// SingleStrings reports whether no item has more than one value of the field and every
-// value is a string: the common keyword field (a template's name, a status, an
-// author), whose values AppendStringOrds reads without the Value kinds.
-func (f *Field) SingleStrings() bool {
-	c := &f.values
-	return c.present && c.h.flags&valuesMulti == 0 && c.h.kinds[0] == 0 && c.h.kinds[1] == 0 && c.h.kinds[3] == 0
+// SingleValued reports whether no item has more than one value of the field (and some
+// item has one), so that AppendEntries gives each item's value as an entry of the
+// field's table of distinct values: an aggregation reads and converts each distinct
+// value once rather than once per item.
+func (f *Field) SingleValued() bool {
+	return f.values.present && f.values.h.flags&valuesMulti == 0
 }
 
-// NoOrd stands, in AppendStringOrds, for an item without a value.
-const NoOrd = ^uint32(0)
+// NoEntry stands, in AppendEntries, for an item without a value.
+const NoEntry = ^uint32(0)
 
-// AppendStringOrds appends to dst, for each item of docs, the keyword ordinal of its
-// value (as Values gives it in Value.Ord), or NoOrd when it has none or the field is
-// not of SingleStrings (or the file is damaged there): one call for a facet's items,
-// not one per item.
-func (f *Field) AppendStringOrds(dst []uint32, docs []int) []uint32 {
-	if !f.SingleStrings() {
-		for range docs {
-			dst = append(dst, NoOrd)
+// Entries is the number of entries of the field's table of distinct values: numbers
+// ascending, then dates ascending, then strings in keyword order, then booleans (false
+// first), each value once.
+func (f *Field) Entries() int {
+	if !f.values.present {
+		return 0
+	}
+	return int(f.values.h.distinct)
+}
+
+// Entry returns entry t of the field's table of distinct values (t < Entries), the
+// Value that Values gives for each item with that value; the zero Value for any other t.
+func (f *Field) Entry(t uint32) Value {
+	if t >= uint32(f.Entries()) {
+		return Value{}
+	}
+	return f.values.value(f.s.str, t)
+}
+
+// AppendEntries appends to dst, for each item of docs, the entry of the field's table
+// of distinct values that is its value, or NoEntry when it has none, the field is not
+// SingleValued, or the file is damaged there: one call for an aggregation's items, not
+// one per item.
+func (f *Field) AppendEntries(dst []uint32, docs []int) []uint32 {
+	// The entries are written in place, not appended one by one: an append is a
+	// runtime call per item in TinyGo.
+	start := len(dst)
+	dst = slices.Grow(dst, len(docs))[:start+len(docs)]
+	out := dst[start:]
+	if !f.SingleValued() {
+		for i := range out {
+			out[i] = NoEntry
 		}
 		return dst
 	}
 	c, base := &f.values, f.s.str
-	identity := c.h.flags&valuesStringIdentity != 0
 	dense := c.h.flags&valuesDense != 0
-	// The items ascend, as a facet's do, so a word of the presence bitmap and its rank
-	// are read once for all its items (item reads them for each).
+	// The items ascend, as an aggregation's do, so a word of the presence bitmap and
+	// its rank are read once for all its items (item reads them for each).
 	lastWord, word, rank := -1, uint64(0), uint32(0)
-	for _, doc := range docs {
+	for i, doc := range docs {
+		out[i] = NoEntry
 		var k uint32
 		switch {
 		case doc < 0 || doc >= c.n:
-			dst = append(dst, NoOrd)
 			continue
 		case dense:
 			k = uint32(doc)
@@ -305,23 +329,15 @@ func (f *Field) AppendStringOrds(dst []uint32, docs []int) []uint32 {
 				lastWord, word, rank = w, le64(base[c.words+8*w:]), c.wordRank(base, w)
 			}
 			if word>>(doc&63)&1 == 0 {
-				dst = append(dst, NoOrd)
 				continue
 			}
 			k = rank + uint32(bits.OnesCount64(word&(1<<(doc&63)-1)))
 		}
-		if k >= c.h.items {
-			dst = append(dst, NoOrd)
-			continue
+		if k < c.h.items {
+			if t, ok := c.ord(base, k); ok {
+				out[i] = t
+			}
 		}
-		t, ok := c.ord(base, k)
-		switch {
-		case !ok:
-			t = NoOrd
-		case !identity:
-			t = le32(base[c.strings+4*int(t):])
-		}
-		dst = append(dst, t)
 	}
 	return dst
 }

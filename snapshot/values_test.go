@@ -101,16 +101,16 @@ func TestValueColumns(t *testing.T) {
 				}
 			}
 			checkRanksOrder(t, f, tc.items)
-			checkStringOrds(t, f, tc.items)
+			checkEntries(t, f, tc.items)
 		})
 	}
 }
 
-// checkStringOrds checks AppendStringOrds against Values: for a field of
-// SingleStrings, each item's ordinal or NoOrd where it has no value, over all the items
-// and over every third (words of the presence bitmap skipped); NoOrd everywhere for
-// any other field.
-func checkStringOrds(t *testing.T, f *Field, n int) {
+// checkEntries checks AppendEntries and Entry against Values: for a field of
+// SingleValued, each item's entry holds its value, or is NoEntry where it has none,
+// over all the items and over every third (words of the presence bitmap skipped);
+// NoEntry everywhere for any other field.
+func checkEntries(t *testing.T, f *Field, n int) {
 	t.Helper()
 	for _, step := range []int{1, 3} {
 		var docs []int
@@ -118,19 +118,24 @@ func checkStringOrds(t *testing.T, f *Field, n int) {
 			docs = append(docs, doc)
 		}
 		docs = append(docs, n) // past the end
-		ords := f.AppendStringOrds([]uint32{7}, docs)
-		if len(ords) != len(docs)+1 || ords[0] != 7 {
-			t.Fatalf("AppendStringOrds gave %d ordinals after the first for %d items", len(ords)-1, len(docs))
+		entries := f.AppendEntries([]uint32{7}, docs)
+		if len(entries) != len(docs)+1 || entries[0] != 7 {
+			t.Fatalf("AppendEntries gave %d entries after the first for %d items", len(entries)-1, len(docs))
 		}
 		for i, doc := range docs {
-			want := NoOrd
-			if vals := f.Values(nil, doc); f.SingleStrings() && len(vals) == 1 {
-				want = vals[0].Ord
-			}
-			if got := ords[i+1]; got != want {
-				t.Fatalf("item %d: ordinal %d, want %d (SingleStrings %v)", doc, got, want, f.SingleStrings())
+			vals, e := f.Values(nil, doc), entries[i+1]
+			switch {
+			case !f.SingleValued() || len(vals) == 0:
+				if e != NoEntry {
+					t.Fatalf("item %d (SingleValued %v, values %v): entry %d, want none", doc, f.SingleValued(), vals, e)
+				}
+			case len(vals) > 1 || e >= uint32(f.Entries()) || f.Entry(e) != vals[0]:
+				t.Fatalf("item %d: entry %d of %d holds %v, values %v", doc, e, f.Entries(), f.Entry(e), vals)
 			}
 		}
+	}
+	if f.Entry(uint32(f.Entries())) != (Value{}) || f.Entry(NoEntry) != (Value{}) {
+		t.Fatalf("an entry past the table's end is not the zero Value")
 	}
 }
 

@@ -136,6 +136,9 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 	index := map[uint64]*histBucket{} // by floatKey: see aggKey
 	var keys []float64
 	if f != nil {
+		if entries, ok := c.singleEntries(f, docs); ok {
+			return c.histogramEntries(a, f, kw, docs, entries)
+		}
 		var vs []aggValue
 		var seen []float64
 		for _, doc := range docs {
@@ -167,6 +170,77 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 		}
 	}
 	// The keys are distinct; sorting them through stableSort shares its code.
+	stableSort(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] }, func(i, j int) int { return cmp.Compare(keys[i], keys[j]) })
+	return index, keys, nil
+}
+
+// histogramEntries is histogramKeys for a field with one value per item at most, given
+// each item's entry of the field's table of distinct values: the key of each distinct
+// value is found once, in the table's order (ascending), and a date on a calendar
+// interval that falls in the bucket of the previous one takes its key without
+// calendar arithmetic. (Only dates: their whole milliseconds round exactly as
+// roundKey does; a fraction below a negative key's bound would not.)
+func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, docs []int, entries []uint32) (map[uint64]*histBucket, []float64, error) {
+	index := map[uint64]*histBucket{}
+	var keys []float64
+	// slots[t] is 1 + the place in seen of entry t's bucket; -1 for an entry with no
+	// bucket, or before the sweep, for one some item has; 0 for one no item has.
+	slots, seen := c.entrySlots(f.Entries()), c.e.aggHistSeen[:0]
+	for _, t := range entries {
+		if t < uint32(len(slots)) {
+			slots[t] = -1
+		}
+	}
+	calendar := a.Kind == query.AggDateHistogram && a.Calendar != query.CalendarNone
+	from, to := math.Inf(1), math.Inf(1) // the previous date's bucket, [from, to)
+	prev, prevKey := int32(0), math.NaN()
+	for t, slot := range slots {
+		if slot == 0 {
+			continue
+		}
+		v, ok := entryValue(f, kw, uint32(t))
+		if !ok || v.kind == snapshot.KindString {
+			continue
+		}
+		var k float64
+		switch {
+		case calendar && v.kind == snapshot.KindDate && v.num >= from && v.num < to:
+			k = from
+		case calendar && v.kind == snapshot.KindDate:
+			k = roundKey(a, v.num)
+			from, to = k, nextKey(a, k)
+		default:
+			k = roundKey(a, v.num)
+		}
+		if k == prevKey { // ascending values: runs of one bucket
+			slots[t] = prev
+			continue
+		}
+		b := index[floatKey(k)]
+		if b == nil {
+			if err := c.countBuckets(1); err != nil {
+				return nil, nil, err
+			}
+			b = c.newHistBucket()
+			index[floatKey(k)] = b
+			keys = append(keys, k)
+		}
+		seen = append(seen, b)
+		prev, prevKey = int32(len(seen)), k
+		slots[t] = prev
+	}
+	for i, t := range entries {
+		if t >= uint32(len(slots)) || slots[t] <= 0 {
+			continue
+		}
+		b := seen[slots[t]-1]
+		b.count++
+		if len(a.Subs) > 0 {
+			b.docs = append(b.docs, docs[i])
+		}
+	}
+	clear(seen) // no bucket kept alive by the scratch
+	c.e.aggHistSeen = seen[:0]
 	stableSort(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] }, func(i, j int) int { return cmp.Compare(keys[i], keys[j]) })
 	return index, keys, nil
 }

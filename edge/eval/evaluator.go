@@ -30,11 +30,15 @@ type Evaluator struct {
 	// orderRun holds a run of a field's precomputed order (Field.SortedDocs) while a
 	// walk reads it.
 	orderRun [256]int32
-	// aggDocs holds the items an aggregation counts, and aggOrds a terms
-	// aggregation's items' ordinals (Field.AppendStringOrds), kept for the next
-	// request's.
-	aggDocs []int
-	aggOrds []uint32
+	// aggDocs holds the items an aggregation counts, and aggEntries their values'
+	// entries (Field.AppendEntries), kept for the next request's.
+	aggDocs    []int
+	aggEntries []uint32
+	// aggSlots and aggSeen are scratch for the buckets of a field's distinct values
+	// (aggContext.entrySlots).
+	aggSlots    []int32
+	aggSeen     []*termBucket
+	aggHistSeen []*histBucket
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
@@ -48,6 +52,10 @@ type Evaluator struct {
 	// noTopK turns off the top-k path (topk.go), for the tests that compare it with
 	// the node-by-node way.
 	noTopK bool
+	// perItemValues turns off aggregations' reading of single-valued fields by table
+	// entry (singleEntries), for the test that compares it with reading each item's
+	// values.
+	perItemValues bool
 	// tk is the top-k path's state (nil until a search takes it).
 	tk *tkScratch
 	// replay, while a search the top-k path left to the node-by-node way runs, are the

@@ -1,0 +1,112 @@
+package eval
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
+)
+
+// TestAggregationsByEntryAgreeWithPerItem compares aggregations that read single-valued
+// fields by entry of their tables of distinct values (singleEntries) with the same
+// aggregations reading each item's values, on generated items: terms (with and
+// without .keyword, minimum counts, orders by count, key and metric, sub-aggregations),
+// histograms, date histograms on calendar and fixed intervals in time zones and with
+// offsets, and every metric; over fields of one kind, of mixed kinds, with -0 and 0,
+// dates before 1970, fractions, and a multi-valued field (read per item either way).
+// Results, errors included, must print the same.
+func TestAggregationsByEntryAgreeWithPerItem(t *testing.T) {
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		items := make([]string, 150+rng.IntN(250))
+		for i := range items {
+			items[i] = entriesTestItem(rng, i)
+		}
+		snap := snapshottest.Open(t, "entries", false, items...)
+		fast, slow := NewEvaluator(snap), NewEvaluator(snap)
+		slow.perItemValues = true
+		for _, q := range []query.Query{
+			query.MatchAll{},
+			query.Term{Field: "Data.s.keyword", Text: "b"},
+			query.Exists{Field: "Data.n"},
+		} {
+			for _, a := range entriesTestAggs() {
+				got, want := aggregateOnce(t, fast, q, a), aggregateOnce(t, slow, q, a)
+				if got != want {
+					t.Fatalf("seed %d, %v, %s on %s:\nby entry: %s\nper item: %s", seed, q, a.Kind, a.Field, got, want)
+				}
+			}
+		}
+	}
+}
+
+// aggregateOnce runs a over the items q matches and prints the result or the error.
+func aggregateOnce(t *testing.T, e *Evaluator, q query.Query, a *query.Agg) string {
+	t.Helper()
+	e.BeginRequest()
+	res, err := e.Search(&query.Search{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Aggregate([]*query.Agg{a}, res.Matched)
+	return fmt.Sprintf("%+v %v", out, err)
+}
+
+// entriesTestItem is a generated item for TestAggregationsByEntryAgreeWithPerItem.
+func entriesTestItem(rng *rand.Rand, i int) string {
+	data := ""
+	add := func(name, v string) {
+		if rng.IntN(6) > 0 { // each member is missing from some items
+			data += fmt.Sprintf(`,%q:%s`, name, v)
+		}
+	}
+	add("s", fmt.Sprintf("%q", string(rune('a'+rng.IntN(5)))))
+	nums := []string{"-0", "0", "1", "1.0", "2.5", "-3.75", "1e3", "7", "-1", "0.1"}
+	add("n", nums[rng.IntN(len(nums))])
+	add("d", fmt.Sprintf(`"%04d-%02d-%02dT%02d:%02d:00.000Z"`, 1965+rng.IntN(65), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60)))
+	add("b", []string{"true", "false"}[rng.IntN(2)])
+	mixed := []string{`"x"`, `"y"`, "3", "-0", `"2021-05-01T10:00:00.000Z"`, "true", "0"}
+	add("mix", mixed[rng.IntN(len(mixed))])
+	add("multi", fmt.Sprintf(`[%d, "t%d", %d]`, rng.IntN(4), rng.IntN(3), rng.IntN(4)))
+	return fmt.Sprintf(`{"ContentID":"Content_%04d","Status":"Published","CreatedAt":"20%02d-%02d-%02dT%02d:00:00.000Z","Data":{"k":1%s}}`,
+		i, 10+rng.IntN(15), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), data)
+}
+
+// entriesTestAggs are the aggregations TestAggregationsByEntryAgreeWithPerItem runs.
+func entriesTestAggs() []*query.Agg {
+	var aggs []*query.Agg
+	fields := []string{"Data.s", "Data.n", "Data.d", "Data.b", "Data.mix", "Data.multi", "CreatedAt"}
+	avg := &query.Agg{Name: "avg", Kind: query.AggAvg, Field: "Data.n"}
+	byCount := []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}
+	for _, field := range fields {
+		for _, f := range []string{field, field + ".keyword"} {
+			aggs = append(aggs,
+				&query.Agg{Kind: query.AggTerms, Field: f, Size: 4, MinDocCount: 1, Order: byCount, Subs: []*query.Agg{avg}},
+				&query.Agg{Kind: query.AggTerms, Field: f, Size: 100, MinDocCount: 0, Order: []query.BucketOrder{{By: query.ByCount}}},
+				&query.Agg{Kind: query.AggTerms, Field: f, Size: 3, MinDocCount: 2, Order: []query.BucketOrder{{By: query.ByMetric, Metric: "avg", Desc: true}}, Subs: []*query.Agg{avg}},
+			)
+			for _, k := range []query.AggKind{query.AggMin, query.AggMax, query.AggAvg, query.AggSum, query.AggStats, query.AggValueCount, query.AggCardinality} {
+				aggs = append(aggs, &query.Agg{Name: "m", Kind: k, Field: f})
+			}
+		}
+		aggs = append(aggs,
+			&query.Agg{Kind: query.AggHistogram, Field: field, Interval: 2.5, Offset: 0.5, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}, Subs: []*query.Agg{avg}},
+			&query.Agg{Kind: query.AggHistogram, Field: field, Interval: 86400000 * 97, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}},
+			&query.Agg{Kind: query.AggDateHistogram, Field: field, Interval: 3600000 * 30, Offset: 3600000, TimeZone: -7 * 3600000, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}},
+		)
+		for _, cal := range []query.CalendarUnit{query.CalendarMinute, query.CalendarHour, query.CalendarDay, query.CalendarWeek, query.CalendarMonth, query.CalendarQuarter, query.CalendarYear} {
+			aggs = append(aggs,
+				&query.Agg{Kind: query.AggDateHistogram, Field: field, Calendar: cal, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}, Subs: []*query.Agg{avg}},
+				&query.Agg{Kind: query.AggDateHistogram, Field: field, Calendar: cal, TimeZone: 19800000, Offset: -3600000 * 5, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}},
+			)
+		}
+	}
+	for i, a := range aggs {
+		if a.Name == "" {
+			a.Name = fmt.Sprint("a", i)
+		}
+	}
+	return aggs
+}
