@@ -22,6 +22,7 @@ package wire
 
 import (
 	"errors"
+	"math"
 	"sort"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -179,10 +180,10 @@ func DecodeOptions(data []byte) (router.Options, error) {
 	if err := d.finish(); err != nil {
 		return o, err
 	}
-	o.MaxResponseBytes = int(maxResponse)
+	o.MaxResponseBytes = intOf(maxResponse)
 	text := string(data)
 	o.CacheControl = cc.in(text)
-	o.MaxBodyBytes, o.MaxURLBytes = int(maxBody), int(maxURL)
+	o.MaxBodyBytes, o.MaxURLBytes = intOf(maxBody), intOf(maxURL)
 	if tokens.count > 0 {
 		o.PreviewTokens = make(map[string]string, tokens.count)
 		for _, h := range tokens.decode(data, text) {
@@ -194,6 +195,10 @@ func DecodeOptions(data []byte) (router.Options, error) {
 	}
 	return o, nil
 }
+
+// intOf is v as an int, at most the largest int: a limit of 2 GiB or more stays a
+// large positive limit in the TinyGo module, whose int is 32 bits.
+func intOf(v uint32) int { return int(min(uint64(v), math.MaxInt)) }
 
 func clampU32(n int) uint32 {
 	switch {
