@@ -82,7 +82,9 @@ func exercise(s *Snapshot) {
 			}
 			exerciseIter(dict)
 		}
-		for _, e := range f.AppendEntries(nil, []int{-1, 0, 1, 63, 64, 65, s.Len() - 1, s.Len(), s.Len() + 64}) {
+		probe := []int{-1, 0, 1, 63, 64, 65, s.Len() - 1, s.Len(), s.Len() + 64}
+		entries, _ := f.AppendValueEntries(nil, nil, probe)
+		for _, e := range append(entries, f.AppendEntries(nil, probe)...) {
 			f.Entry(e)
 		}
 		for doc := -1; doc <= s.Len(); doc++ {

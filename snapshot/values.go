@@ -267,8 +267,7 @@ func (c *valueIndex) ranks(base string, doc int) (lo, hi uint32) {
 
 // SingleValued reports whether no item has more than one value of the field (and some
 // item has one), so that AppendEntries gives each item's value as an entry of the
-// field's table of distinct values: an aggregation reads and converts each distinct
-// value once rather than once per item.
+// field's table of distinct values, one per item.
 func (f *Field) SingleValued() bool {
 	return f.values.present && f.values.h.flags&valuesMulti == 0
 }
@@ -278,7 +277,9 @@ const NoEntry = ^uint32(0)
 
 // Entries is the number of entries of the field's table of distinct values: numbers
 // ascending, then dates ascending, then strings in keyword order, then booleans (false
-// first), each value once.
+// first), each value once. AppendEntryRuns gives items' values as entries of it, so
+// that an aggregation reads and converts each distinct value once rather than once
+// per item.
 func (f *Field) Entries() int {
 	if !f.values.present {
 		return 0
@@ -293,6 +294,59 @@ func (f *Field) Entry(t uint32) Value {
 		return Value{}
 	}
 	return f.values.value(f.s.str, t)
+}
+
+// AppendValueEntries appends to entries the entries of the field's table that are the
+// values of the items of docs, item after item and each item's in source order (as
+// Values gives them, and ending where they do), and to owners, for each, the place in
+// docs of its item: one call for an aggregation's items, not one per item.
+// (AppendEntries is the same for a field of SingleValued, one entry per item and no
+// owners.)
+func (f *Field) AppendValueEntries(entries []uint32, owners []int32, docs []int) ([]uint32, []int32) {
+	c, base := &f.values, f.s.str
+	if !c.present {
+		return entries, owners
+	}
+	dense, multi := c.h.flags&valuesDense != 0, c.h.flags&valuesMulti != 0
+	// The items ascend, as an aggregation's do, so a word of the presence bitmap and
+	// its rank are read once for all its items (item reads them for each).
+	lastWord, word, rank := -1, uint64(0), uint32(0)
+	for i, doc := range docs {
+		var k uint32
+		switch {
+		case doc < 0 || doc >= c.n:
+			continue
+		case dense:
+			k = uint32(doc)
+		default:
+			if w := doc >> 6; w != lastWord {
+				lastWord, word, rank = w, le64(base[c.words+8*w:]), c.wordRank(base, w)
+			}
+			if word>>(doc&63)&1 == 0 {
+				continue
+			}
+			k = rank + uint32(bits.OnesCount64(word&(1<<(doc&63)-1)))
+		}
+		from, to := k, k+1
+		switch {
+		case k >= c.h.items:
+			from, to = 0, 0
+		case multi:
+			from = packedAt(base, c.starts, k, c.h.offWidth)
+			to = packedAt(base, c.starts, k+1, c.h.offWidth)
+			if from > to || to > c.h.values {
+				from, to = 0, 0
+			}
+		}
+		for j := from; j < to; j++ {
+			t, ok := c.ord(base, j)
+			if !ok {
+				break
+			}
+			entries, owners = append(entries, t), append(owners, int32(i))
+		}
+	}
+	return entries, owners
 }
 
 // AppendEntries appends to dst, for each item of docs, the entry of the field's table

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,10 +107,9 @@ func TestValueColumns(t *testing.T) {
 	}
 }
 
-// checkEntries checks AppendEntries and Entry against Values: for a field of
-// SingleValued, each item's entry holds its value, or is NoEntry where it has none,
-// over all the items and over every third (words of the presence bitmap skipped);
-// NoEntry everywhere for any other field.
+// checkEntries checks AppendValueEntries, AppendEntries and Entry against Values:
+// each item's entries hold its values, over all the items and over every third (words
+// of the presence bitmap skipped), and past the end none.
 func checkEntries(t *testing.T, f *Field, n int) {
 	t.Helper()
 	for _, step := range []int{1, 3} {
@@ -118,20 +118,33 @@ func checkEntries(t *testing.T, f *Field, n int) {
 			docs = append(docs, doc)
 		}
 		docs = append(docs, n) // past the end
-		entries := f.AppendEntries([]uint32{7}, docs)
-		if len(entries) != len(docs)+1 || entries[0] != 7 {
-			t.Fatalf("AppendEntries gave %d entries after the first for %d items", len(entries)-1, len(docs))
+		entries, owners := f.AppendValueEntries([]uint32{7}, []int32{-1}, docs)
+		single := f.AppendEntries([]uint32{7}, docs)
+		if len(owners) != len(entries) || entries[0] != 7 || owners[0] != -1 || len(single) != len(docs)+1 || single[0] != 7 {
+			t.Fatalf("AppendValueEntries gave %d entries and %d owners, AppendEntries %d entries for %d items", len(entries), len(owners), len(single), len(docs))
 		}
+		k := 1
 		for i, doc := range docs {
-			vals, e := f.Values(nil, doc), entries[i+1]
-			switch {
-			case !f.SingleValued() || len(vals) == 0:
-				if e != NoEntry {
-					t.Fatalf("item %d (SingleValued %v, values %v): entry %d, want none", doc, f.SingleValued(), vals, e)
-				}
-			case len(vals) > 1 || e >= uint32(f.Entries()) || f.Entry(e) != vals[0]:
-				t.Fatalf("item %d: entry %d of %d holds %v, values %v", doc, e, f.Entries(), f.Entry(e), vals)
+			var got []Value
+			for ; k < len(entries) && owners[k] == int32(i); k++ {
+				got = append(got, f.Entry(entries[k]))
 			}
+			want := f.Values(nil, doc)
+			if !slices.Equal(got, want) {
+				t.Fatalf("item %d: entries hold %v, values %v", doc, got, want)
+			}
+			e := single[i+1]
+			switch {
+			case !f.SingleValued() || len(want) == 0:
+				if e != NoEntry {
+					t.Fatalf("item %d (SingleValued %v, values %v): entry %d, want none", doc, f.SingleValued(), want, e)
+				}
+			case f.Entry(e) != want[0]:
+				t.Fatalf("item %d: entry %d holds %v, values %v", doc, e, f.Entry(e), want)
+			}
+		}
+		if k != len(entries) {
+			t.Fatalf("%d entries of no item", len(entries)-k)
 		}
 	}
 	if f.Entry(uint32(f.Entries())) != (Value{}) || f.Entry(NoEntry) != (Value{}) {

@@ -136,8 +136,8 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 	index := map[uint64]*histBucket{} // by floatKey: see aggKey
 	var keys []float64
 	if f != nil {
-		if entries, ok := c.singleEntries(f, docs); ok {
-			return c.histogramEntries(a, f, kw, docs, entries)
+		if entries, owners, ok := c.entryValues(f, docs); ok {
+			return c.histogramEntries(a, f, kw, docs, entries, owners)
 		}
 		var vs []aggValue
 		var seen []float64
@@ -174,20 +174,20 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 	return index, keys, nil
 }
 
-// histogramEntries is histogramKeys for a field with one value per item at most, given
-// each item's entry of the field's table of distinct values: the key of each distinct
-// value is found once, in the table's order (ascending), and a date on a calendar
-// interval that falls in the bucket of the previous one takes its key without
-// calendar arithmetic. (Only dates: their whole milliseconds round exactly as
-// roundKey does; a fraction below a negative key's bound would not.)
-func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, docs []int, entries []uint32) (map[uint64]*histBucket, []float64, error) {
+// histogramEntries is histogramKeys given the items' values as entries of the field's
+// table of distinct values (aggContext.entryValues): the key of each distinct value is
+// found once, in the table's order (ascending), and a date on a calendar interval that
+// falls in the bucket of the previous one takes its key without calendar arithmetic.
+// (Only dates: their whole milliseconds round exactly as roundKey does; a fraction
+// below a negative key's bound would not.)
+func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, docs []int, entries []uint32, owners []int32) (map[uint64]*histBucket, []float64, error) {
 	index := map[uint64]*histBucket{}
 	var keys []float64
 	// slots[t] is 1 + the place in seen of entry t's bucket; -1 for an entry with no
 	// bucket, or before the sweep, for one some item has; 0 for one no item has.
 	slots, seen := c.entrySlots(f.Entries()), c.e.aggHistSeen[:0]
 	for _, t := range entries {
-		if t < uint32(len(slots)) {
+		if t < uint32(len(slots)) { // not snapshot.NoEntry
 			slots[t] = -1
 		}
 	}
@@ -229,14 +229,34 @@ func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, 
 		prev, prevKey = int32(len(seen)), k
 		slots[t] = prev
 	}
-	for i, t := range entries {
-		if t >= uint32(len(slots)) || slots[t] <= 0 {
-			continue
+	subs := len(a.Subs) > 0
+	if owners == nil { // an entry per item, in a loop of its own
+		for i, t := range entries {
+			if t < uint32(len(slots)) && slots[t] > 0 {
+				b := seen[slots[t]-1]
+				b.count++
+				if subs {
+					b.docs = append(b.docs, docs[i])
+				}
+			}
 		}
-		b := seen[slots[t]-1]
-		b.count++
-		if len(a.Subs) > 0 {
-			b.docs = append(b.docs, docs[i])
+	} else {
+		var item []*histBucket // the buckets item last counted in: once each, as values has it
+		last := int32(-1)
+		for k, t := range entries {
+			if slots[t] <= 0 {
+				continue
+			}
+			b, i := seen[slots[t]-1], owners[k]
+			if i != last {
+				item, last = item[:0], i
+			}
+			if !counted(&item, b) {
+				b.count++
+				if subs {
+					b.docs = append(b.docs, docs[i])
+				}
+			}
 		}
 	}
 	clear(seen) // no bucket kept alive by the scratch

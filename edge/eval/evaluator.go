@@ -30,10 +30,11 @@ type Evaluator struct {
 	// orderRun holds a run of a field's precomputed order (Field.SortedDocs) while a
 	// walk reads it.
 	orderRun [256]int32
-	// aggDocs holds the items an aggregation counts, and aggEntries their values'
-	// entries (Field.AppendEntries), kept for the next request's.
+	// aggDocs holds the items an aggregation counts, and aggEntries and aggOwners
+	// their values' entries (aggContext.entryValues), kept for the next request's.
 	aggDocs    []int
 	aggEntries []uint32
+	aggOwners  []int32
 	// aggSlots and aggSeen are scratch for the buckets of a field's distinct values
 	// (aggContext.entrySlots).
 	aggSlots    []int32
