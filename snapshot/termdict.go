@@ -87,6 +87,12 @@ func newTermDict(s *Snapshot, dict span, positions bool, d *decoder) TermDict {
 			d.err = errors.New("term dictionary without a head")
 			return TermDict{}
 		}
+	} else if s.pages != nil && dict.end > s.pages.start {
+		// Without heads, the dictionary is its own head, which must lie in the index
+		// part, at hand in every runtime: a file whose terms lie in its paged part
+		// has heads.
+		d.err = errors.New("term dictionary without a head")
+		return TermDict{}
 	}
 	b := head.of(s.str)
 	c, ok1 := u32At(b, 0)
@@ -143,15 +149,15 @@ func findTermHead(base string, heads span, off int) (span, bool) {
 		return span{}, false
 	}
 	at, _ := u32At(h, 2+2*lo)
-	end := len(h)
+	end := uint64(len(h))
 	if lo+1 < int(n) {
 		next, _ := u32At(h, 2+2*(lo+1))
-		end = int(next)
+		end = uint64(next) // in 64 bits: a 32-bit int would wrap past the check
 	}
-	if uint64(at) < 4+8*uint64(n) || uint64(at) > uint64(end) || end > len(h) {
+	if uint64(at) < 4+8*uint64(n) || uint64(at) > end || end > uint64(len(h)) {
 		return span{}, false
 	}
-	return span{heads.off + int(at), heads.off + end}, true
+	return span{heads.off + int(at), heads.off + int(end)}, true
 }
 
 // blockCount is the number of blocks of a dictionary of count terms.
