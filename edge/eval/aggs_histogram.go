@@ -75,10 +75,7 @@ func nextKey(a *query.Agg, k float64) float64 {
 }
 
 // histBucket is one histogram bucket being counted.
-type histBucket struct {
-	count int
-	docs  []int
-}
+type histBucket struct{ tally }
 
 // histOut is a bucket of the answer. Its key is the one in the key list, not the one
 // first counted: they differ only as -0 and 0 do, which print differently.
@@ -153,14 +150,9 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 					continue
 				}
 				seen = append(seen, k)
-				b := index[floatKey(k)]
-				if b == nil {
-					if err := c.countBuckets(1); err != nil {
-						return nil, nil, err
-					}
-					b = c.newHistBucket()
-					index[floatKey(k)] = b
-					keys = append(keys, k)
+				b, err := c.keyBucket(index, &keys, k)
+				if err != nil {
+					return nil, nil, err
 				}
 				b.count++
 				if len(a.Subs) > 0 {
@@ -174,6 +166,21 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 	return index, keys, nil
 }
 
+// keyBucket returns the bucket of key k, which it creates on k's first sight (adding
+// k to keys and counting the bucket against maxBuckets).
+func (c *aggContext) keyBucket(index map[uint64]*histBucket, keys *[]float64, k float64) (*histBucket, error) {
+	if b := index[floatKey(k)]; b != nil {
+		return b, nil
+	}
+	if err := c.countBuckets(1); err != nil {
+		return nil, err
+	}
+	b := c.newHistBucket()
+	index[floatKey(k)] = b
+	*keys = append(*keys, k)
+	return b, nil
+}
+
 // histogramEntries is histogramKeys given the items' values as entries of the field's
 // table of distinct values (aggContext.entryValues): the key of each distinct value is
 // found once, in the table's order (ascending), and a date on a calendar interval that
@@ -185,7 +192,7 @@ func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, 
 	var keys []float64
 	// slots[t] is 1 + the place in seen of entry t's bucket; -1 for an entry with no
 	// bucket, or before the sweep, for one some item has; 0 for one no item has.
-	slots, seen := c.entrySlots(f.Entries()), c.e.aggHistSeen[:0]
+	slots, seen := c.entrySlots(f.Entries()), c.e.aggSeen[:0]
 	for _, t := range entries {
 		if t < uint32(len(slots)) { // not snapshot.NoEntry
 			slots[t] = -1
@@ -216,51 +223,17 @@ func (c *aggContext) histogramEntries(a *query.Agg, f *snapshot.Field, kw bool, 
 			slots[t] = prev
 			continue
 		}
-		b := index[floatKey(k)]
-		if b == nil {
-			if err := c.countBuckets(1); err != nil {
-				return nil, nil, err
-			}
-			b = c.newHistBucket()
-			index[floatKey(k)] = b
-			keys = append(keys, k)
+		b, err := c.keyBucket(index, &keys, k)
+		if err != nil {
+			return nil, nil, err
 		}
-		seen = append(seen, b)
+		seen = append(seen, &b.tally)
 		prev, prevKey = int32(len(seen)), k
 		slots[t] = prev
 	}
-	subs := len(a.Subs) > 0
-	if owners == nil { // an entry per item, in a loop of its own
-		for i, t := range entries {
-			if t < uint32(len(slots)) && slots[t] > 0 {
-				b := seen[slots[t]-1]
-				b.count++
-				if subs {
-					b.docs = append(b.docs, docs[i])
-				}
-			}
-		}
-	} else {
-		var item []*histBucket // the buckets item last counted in: once each, as values has it
-		last := int32(-1)
-		for k, t := range entries {
-			if slots[t] <= 0 {
-				continue
-			}
-			b, i := seen[slots[t]-1], owners[k]
-			if i != last {
-				item, last = item[:0], i
-			}
-			if !counted(&item, b) {
-				b.count++
-				if subs {
-					b.docs = append(b.docs, docs[i])
-				}
-			}
-		}
-	}
+	countItems(seen, slots, entries, owners, docs, len(a.Subs) > 0)
 	clear(seen) // no bucket kept alive by the scratch
-	c.e.aggHistSeen = seen[:0]
+	c.e.aggSeen = seen[:0]
 	stableSort(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] }, func(i, j int) int { return cmp.Compare(keys[i], keys[j]) })
 	return index, keys, nil
 }

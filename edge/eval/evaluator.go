@@ -37,9 +37,8 @@ type Evaluator struct {
 	aggOwners  []int32
 	// aggSlots and aggSeen are scratch for the buckets of a field's distinct values
 	// (aggContext.entrySlots).
-	aggSlots    []int32
-	aggSeen     []*termBucket
-	aggHistSeen []*histBucket
+	aggSlots []int32
+	aggSeen  []*tally
 
 	keywordStats map[string]fieldStats
 	kinds        map[string]snapshot.ValueKind // fieldKind, per field of the snapshot
