@@ -132,10 +132,9 @@ func (c *aggContext) values(dst []aggValue, f *snapshot.Field, kw bool, doc int)
 // (snapshot.Field.AppendValueEntries): an aggregation then converts each distinct
 // value once, and each item costs a read. Entry k is a value of item owners[k] of
 // docs; owners is nil for a field of one value per item at most, whose entries are
-// then one per item (snapshot.NoEntry: none), which a facet over every item read in
-// 0.55x the time of entries with owners. Both lists are scratch the evaluator keeps,
-// valid until the next call. (false: per-item reading, for the test that compares the
-// two.)
+// then one per item (snapshot.NoEntry: none): with owners, a facet over every item
+// took 1.3x the time natively. Both lists are scratch the evaluator keeps, valid until
+// the next call. (false: per-item reading, for the test that compares the two.)
 func (c *aggContext) entryValues(f *snapshot.Field, docs []int) (entries []uint32, owners []int32, ok bool) {
 	switch {
 	case c.e.perItemValues:
