@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -255,6 +256,23 @@ func TestConstantScorePages(t *testing.T) {
 			if want := m.scores[doc]; math.Float64bits(res.Scores[i]) != math.Float64bits(float64(want)) {
 				t.Errorf("%v: item %d scores %v, run gives %v", q, doc, res.Scores[i], want)
 			}
+		}
+	}
+}
+
+// TestNumberLike checks numberLike on words, numbers and the spellings of infinity and
+// NaN that strconv.ParseFloat reads: every text ParseFloat reads must be number-like.
+func TestNumberLike(t *testing.T) {
+	for text, want := range map[string]bool{
+		"coffee": false, "info": false, "infinityx": false, "": false, "-": false, "nano": false,
+		"1": true, "a1": true, "-2.5": true, "inf": true, "-Inf": true, "+INFINITY": true,
+		"NaN": true, "nan": true, "infinity": true,
+	} {
+		if got := numberLike(text); got != want {
+			t.Errorf("numberLike(%q) = %v, want %v", text, got, want)
+		}
+		if _, err := strconv.ParseFloat(text, 64); err == nil && !numberLike(text) {
+			t.Errorf("ParseFloat reads %q, which numberLike refuses", text)
 		}
 	}
 }
