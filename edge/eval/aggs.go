@@ -174,7 +174,11 @@ func (c *aggContext) entrySlots(n int) []int32 {
 }
 
 // entryValue is entry t of f's table of distinct values as values gives it; false
-// where values leaves it out (not a string, and kw).
+// where values leaves it out (not a string, and kw). The go:inline pragma is TinyGo's
+// hint (gc ignores it): called from a third loop, it was no longer inlined into the
+// metrics' and cost a monthly histogram with an avg 1.1x the module's time.
+//
+//go:inline
 func entryValue(f *snapshot.Field, kw bool, t uint32) (aggValue, bool) {
 	v := f.Entry(t)
 	return aggValueOf(v), !kw || v.Kind == snapshot.KindString
@@ -599,7 +603,33 @@ func (c *aggContext) ranges(a *query.Agg, docs []int) (query.AggResult, error) {
 	if len(a.Subs) > 0 {
 		sub = make([][]int, len(a.Ranges))
 	}
-	if f != nil {
+	var entries []uint32
+	byEntry := false
+	if f != nil && f.SingleValued() {
+		entries, _, byEntry = c.entryValues(f, docs)
+	}
+	if byEntry {
+		// One value per item at most, read as its entry of the field's table (a
+		// multi-valued field's items are read one by one below: an item counts once
+		// in a range however many of its values fall in it).
+		for i, t := range entries {
+			if t == snapshot.NoEntry {
+				continue
+			}
+			v, ok := entryValue(f, kw, t)
+			if !ok || v.kind == snapshot.KindString {
+				continue
+			}
+			for j, r := range a.Ranges {
+				if v.num >= r.From && v.num < r.To {
+					res.Buckets[j].DocCount++
+					if sub != nil {
+						sub[j] = append(sub[j], docs[i])
+					}
+				}
+			}
+		}
+	} else if f != nil {
 		var vs []aggValue
 		for _, doc := range docs {
 			vs = c.values(vs[:0], f, kw, doc)

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -12,10 +13,11 @@ import (
 // TestAggregationsByEntryAgreeWithPerItem compares aggregations that read fields by
 // entry of their tables of distinct values (entryValues) with the same aggregations
 // reading each item's values, on generated items: terms (with and without .keyword,
-// minimum counts, orders by count, key and metric, sub-aggregations), histograms, date
-// histograms on calendar and fixed intervals in time zones and with offsets, and every
-// metric; over fields of one kind, of mixed kinds, with -0 and 0, dates before 1970,
-// fractions, and a multi-valued field whose items repeat values (also -0 beside 0).
+// minimum counts, orders by count, key and metric, sub-aggregations), ranges and date
+// ranges (overlapping, with sub-aggregations), histograms, date histograms on calendar
+// and fixed intervals in time zones and with offsets, and every metric; over fields of
+// one kind, of mixed kinds, with -0 and 0, dates before 1970, fractions, and a
+// multi-valued field whose items repeat values (also -0 beside 0).
 // Results, errors included, must print the same.
 func TestAggregationsByEntryAgreeWithPerItem(t *testing.T) {
 	for seed := range uint64(4) {
@@ -95,7 +97,10 @@ func entriesTestAggs() []*query.Agg {
 				aggs = append(aggs, &query.Agg{Name: "m", Kind: k, Field: f})
 			}
 		}
+		inf := math.Inf(1)
 		aggs = append(aggs,
+			&query.Agg{Kind: query.AggRange, Field: field, Ranges: []query.BucketRange{{From: -inf, To: 0}, {From: 0, To: 2.5}, {From: 1, To: inf}}, Subs: []*query.Agg{avg}},
+			&query.Agg{Kind: query.AggDateRange, Field: field, Ranges: []query.BucketRange{{From: -inf, To: 1e12}, {From: 0, To: 1.5e12}, {From: 1.2e12, To: inf}}},
 			&query.Agg{Kind: query.AggHistogram, Field: field, Interval: 2.5, Offset: 0.5, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}, Subs: []*query.Agg{avg}},
 			&query.Agg{Kind: query.AggHistogram, Field: field, Interval: 86400000 * 97, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}},
 			&query.Agg{Kind: query.AggDateHistogram, Field: field, Interval: 3600000 * 30, Offset: 3600000, TimeZone: -7 * 3600000, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}},

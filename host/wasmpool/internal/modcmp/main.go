@@ -119,6 +119,7 @@ func requests(ctx context.Context, p *wasmpool.Pool, env string) ([]namedRequest
 		post("match_all, size 10", es, `{"query":{"match_all":{}},"size":10}`),
 		post("facets (size 0)", es, `{"size":0,"aggs":{"templates":{"terms":{"field":"TemplateName.keyword"}}}}`),
 		post("tags facet (size 0)", es, `{"size":0,"aggs":{"tags":{"terms":{"field":"Data.tags.keyword"}}}}`),
+		post("price ranges (size 0)", es, `{"size":0,"aggs":{"p":{"range":{"field":"Data.price","ranges":[{"to":20},{"from":20,"to":100},{"from":100}]}}}}`),
 		post("months and avg (size 0)", es, `{"size":0,"aggs":{"months":{"date_histogram":{"field":"CreatedAt","calendar_interval":"month"}},"price":{"avg":{"field":"Data.price"}}}}`),
 		post("date range, page 3", es, `{"query":{"range":{"CreatedAt":{"gte":"2021-01-01","lt":"2022-01-01"}}},"from":20,"size":10}`),
 		post("query_string, 2 words", es, `{"query":{"query_string":{"query":"coffee espresso"}},"size":10}`),
