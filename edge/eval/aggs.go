@@ -147,14 +147,14 @@ func (c *aggContext) entryValues(f *snapshot.Field, docs []int) (entries []uint3
 	return c.e.aggEntries, c.e.aggOwners, true
 }
 
-// counted reports whether bucket b is among those an item's values have counted in so
-// far (a few: an item's distinct values), adding it when it is not. (Buckets, not
+// counted reports whether x is among what an item's values have counted so far (a
+// few: its buckets, or its distinct values), adding it when it is not. (Buckets, not
 // entries: -0 and 0 are two entries of one bucket.)
-func counted[B comparable](item *[]B, b B) bool {
-	if slices.Contains(*item, b) {
+func counted[T comparable](item *[]T, x T) bool {
+	if slices.Contains(*item, x) {
 		return true
 	}
-	*item = append(*item, b)
+	*item = append(*item, x)
 	return false
 }
 
@@ -703,10 +703,9 @@ func (c *aggContext) collect(a *query.Agg, docs []int) metricAcc {
 				if i := owners[k]; i != last {
 					vs, last = vs[:0], i
 				}
-				if slices.Contains(vs, v) {
+				if counted(&vs, v) {
 					continue
 				}
-				vs = append(vs, v)
 			}
 			acc.add(v)
 		}

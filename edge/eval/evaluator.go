@@ -52,9 +52,9 @@ type Evaluator struct {
 	// noTopK turns off the top-k path (topk.go), for the tests that compare it with
 	// the node-by-node way.
 	noTopK bool
-	// perItemValues turns off aggregations' reading of single-valued fields by table
-	// entry (singleEntries), for the test that compares it with reading each item's
-	// values.
+	// perItemValues turns off aggregations' reading of fields by entry of their
+	// tables of distinct values (aggContext.entryValues), for the test that compares
+	// it with reading each item's values.
 	perItemValues bool
 	// tk is the top-k path's state (nil until a search takes it).
 	tk *tkScratch
