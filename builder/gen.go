@@ -28,6 +28,7 @@ func runGen(fs *flag.FlagSet, args []string, std stdio) error {
 	seed := fs.Uint64("seed", 1, "seed `N` of the pseudo-random generator; the same seed gives the same output")
 	env := fs.String("env", "demo", "environment `ID` used in generated media URLs")
 	out := fs.String("out", "", "write the items to `FILE` instead of standard output")
+	short := fs.Bool("short-bodies", false, "give every HTML body one short section: items of about 2 KB instead of about 5")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func runGen(fs *flag.FlagSet, args []string, std stdio) error {
 	case !ingest.ValidEnvironment(*env):
 		return errUsage{fmt.Sprintf("invalid environment id %q: %s", *env, envRule)}
 	}
-	opts := gen.Options{Items: *items, Seed: *seed, Environment: *env}
+	opts := gen.Options{Items: *items, Seed: *seed, Environment: *env, ShortBodies: *short}
 	if *out == "" {
 		return gen.Generate(std.stdout, opts)
 	}

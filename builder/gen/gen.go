@@ -26,6 +26,11 @@ type Options struct {
 	Seed uint64
 	// Environment is used in generated media URLs; empty means "demo".
 	Environment string
+	// ShortBodies gives every HTML body (article and page bodies, product
+	// descriptions) one section of one paragraph: items of about 2 KB instead of about
+	// 5, the size of many CMS environments' items, where the index weighs more
+	// against the stored items.
+	ShortBodies bool
 }
 
 // template is a content template: its name and the kind of Data it has.
@@ -372,7 +377,7 @@ func (g *Generator) commonData(e *enc, r *rand.Rand, t, k int, name string) {
 	switch t {
 	case tArticle, tPage, tRecipe, tEvent:
 		e.key("body")
-		e.b = appendHTML(e.b, r, 2+r.IntN(5))
+		e.b = g.appendHTML(e.b, r, 2+r.IntN(5))
 		e.str("summary", sentence(r, 12+r.IntN(12)))
 	}
 	e.key("tags")
@@ -427,7 +432,7 @@ func (g *Generator) productData(e *enc, r *rand.Rand, k int) {
 	e.num("weightKg", strconv.Itoa(r.IntN(20))+"."+strconv.Itoa(r.IntN(10))+"50") // trailing zero kept (D2)
 	e.boolean("inStock", r.IntN(5) != 0)
 	e.key("description")
-	e.b = appendHTML(e.b, r, 1+r.IntN(3))
+	e.b = g.appendHTML(e.b, r, 1+r.IntN(3))
 	e.key("variants")
 	e.b = append(e.b, '[')
 	for i, n := 0, 1+r.IntN(3); i < n; i++ {
@@ -449,7 +454,7 @@ func (g *Generator) productData(e *enc, r *rand.Rand, k int) {
 // social links.
 func (g *Generator) authorData(e *enc, r *rand.Rand, k int) {
 	e.key("bio")
-	e.b = appendHTML(e.b, r, 1)
+	e.b = g.appendHTML(e.b, r, 1)
 	e.str("email", "author"+strconv.Itoa(k)+"@example.com")
 	e.key("avatar")
 	g.media(e, r, k)
@@ -559,14 +564,22 @@ func (g *Generator) media(e *enc, r *rand.Rand, k int) {
 	e.b = append(e.b, '}')
 }
 
-// appendHTML appends a JSON string holding an HTML body of about n sections.
-func appendHTML(dst []byte, r *rand.Rand, n int) []byte {
+// appendHTML appends a JSON string holding an HTML body of about n sections (one
+// section of one paragraph with ShortBodies).
+func (g *Generator) appendHTML(dst []byte, r *rand.Rand, n int) []byte {
+	if g.opts.ShortBodies {
+		n = 1
+	}
 	h := make([]byte, 0, 4096)
 	for s := 0; s < n; s++ {
 		h = append(h, "<h2>"...)
 		h = append(h, pickS(r, titleWords)...)
 		h = append(h, "</h2>"...)
-		for p, np := 0, 1+r.IntN(3); p < np; p++ {
+		np := 1 + r.IntN(3)
+		if g.opts.ShortBodies {
+			np = 1
+		}
+		for p := 0; p < np; p++ {
 			h = append(h, "<p>"...)
 			h = appendProse(h, r, 30+r.IntN(60))
 			h = append(h, "</p>"...)

@@ -167,3 +167,38 @@ func BenchmarkGenerate100k(b *testing.B) {
 		}
 	}
 }
+
+// TestShortBodies: ShortBodies gives items of about 2 KB, as deterministic as the
+// default ones, with the same items (ids, templates, statuses) as the default run.
+func TestShortBodies(t *testing.T) {
+	const n = 2000
+	long := generate(t, Options{Items: n, Seed: 1})
+	short := generate(t, Options{Items: n, Seed: 1, ShortBodies: true})
+	if !bytes.Equal(short, generate(t, Options{Items: n, Seed: 1, ShortBodies: true})) {
+		t.Fatal("same seed, different output")
+	}
+	if avg := len(short) / n; avg < 1500 || avg > 2500 {
+		t.Errorf("short items average %d bytes, want about 2 KB", avg)
+	}
+	if avg := len(long) / n; avg < 4000 {
+		t.Errorf("default items average %d bytes, want about 5 KB", avg)
+	}
+	type head struct{ ContentID, TemplateID, Status string }
+	heads := func(out []byte) []head {
+		var hs []head
+		for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+			var h head
+			if err := json.Unmarshal(line, &h); err != nil {
+				t.Fatal(err)
+			}
+			hs = append(hs, h)
+		}
+		return hs
+	}
+	l, s := heads(long), heads(short)
+	for i := range l {
+		if l[i] != s[i] {
+			t.Fatalf("item %d: %+v with short bodies, %+v without", i, s[i], l[i])
+		}
+	}
+}
