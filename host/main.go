@@ -145,29 +145,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		}
 	}
 	reloader := reload.New(cfg.Snapshots, files, swap, reload.Options{Poll: cfg.Poll, Logger: log, Open: open})
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer stopWatch()
-	if cfg.Watch {
-		if err := reloader.Watch(); err != nil {
-			log.Warn("cannot watch the snapshot folder; polling instead", "dir", cfg.Snapshots, "err", err)
-		}
-		go reloader.Run(watchCtx, hup)
-	} else {
-		go func() {
-			for {
-				select {
-				case <-watchCtx.Done():
-					return
-				case <-hup:
-					log.Info("SIGHUP: rescanning the snapshot folder", "dir", cfg.Snapshots)
-					_ = reloader.Rescan(watchCtx)
-				}
-			}
-		}()
-	}
+	defer startReloads(ctx, cfg, reloader, log)()
 
 	var m *metrics.Metrics
 	if cfg.Metrics {
@@ -214,6 +192,38 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		MaxConnections:    cfg.MaxConnections,
 		RetryAfter:        time.Second,
 	}, cfg.ShutdownTimeout, log)
+}
+
+// startReloads rescans the snapshot folder on SIGHUP and, with cfg.Watch, when the
+// folder changes (polling it where it cannot be watched; see reload.Reloader.Run),
+// until ctx ends or the returned stop is called.
+func startReloads(ctx context.Context, cfg config.Config, reloader *reload.Reloader, log *slog.Logger) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	stop = func() {
+		stopWatch()
+		signal.Stop(hup)
+	}
+	if cfg.Watch {
+		if err := reloader.Watch(); err != nil {
+			log.Warn("cannot watch the snapshot folder; polling instead", "dir", cfg.Snapshots, "err", err)
+		}
+		go reloader.Run(watchCtx, hup)
+		return stop
+	}
+	go func() {
+		for {
+			select {
+			case <-watchCtx.Done():
+				return
+			case <-hup:
+				log.Info("SIGHUP: rescanning the snapshot folder", "dir", cfg.Snapshots)
+				_ = reloader.Rescan(watchCtx)
+			}
+		}
+	}()
+	return stop
 }
 
 // spareProcs gives the Go scheduler more Ps than wasm calls can hold at once. Go cannot
