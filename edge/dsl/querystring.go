@@ -220,7 +220,10 @@ func (d *decoder) queryStringFields(o *luceneOpts, r *qsRequest, path string) er
 	if len(o.Fields) > d.lim.MaxClauses {
 		return errorf(edge.CodeTooComplex, path, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
 	}
-	if len(o.Fields) == 1 && o.DefaultField == "" {
+	// One field is the default field, unless it carries a boost ("Name^2"), which
+	// only the field list parses: the boost weighs each of its clauses, as
+	// Elasticsearch's fields and weights do.
+	if len(o.Fields) == 1 && o.DefaultField == "" && !strings.Contains(o.Fields[0], "^") {
 		o.DefaultField, o.Fields = o.Fields[0], nil
 	}
 	return nil
