@@ -19,10 +19,15 @@
 // groups, * and ? wildcards, prefixes, fuzzy ~ ~0 ~1 ~2, /regexps/, ranges [ ] { } mixed
 // and open, one-sided >, >=, <, <=, boosts, escapes, \uXXXX escapes, _exists_ and
 // field:* — on text fields, their .keyword forms, numbers, booleans and dates, with
-// terms drawn from the items' own words, terms and values (non-ASCII included); and the
-// DSL clauses match, multi_match (best_fields, most_fields), match_phrase, bool, term,
-// terms, range, prefix and wildcard, which the oracle builds as Elasticsearch does with
-// Lucene's own analysis (QueryBuilder), term-level clauses scoring as constants (D6).
+// terms drawn from the items' own words, terms and values (non-ASCII included);
+// simple_query_string queries in the whole simple syntax (terms, phrases with and without
+// ~slop, prefix*, fuzzy~N, + | -, groups, escapes) over one to three text or exact
+// fields, some with a ^boost, which the oracle parses with Lucene's SimpleQueryParser and
+// what Elasticsearch's SimpleQueryStringQueryParser overrides (most_fields for text, a
+// phrase per field, fuzzy and prefix terms normalized per field); and the DSL clauses
+// match, multi_match (best_fields, most_fields), match_phrase, bool, term, terms, range,
+// prefix and wildcard, which the oracle builds as Elasticsearch does with Lucene's own
+// analysis (QueryBuilder), term-level clauses scoring as constants (D6).
 // The oracle's classic QueryParser is set up as Elasticsearch's query_string
 // (split_on_whitespace false, leading wildcards, fuzziness AUTO for a bare ~, one-sided
 // ranges, exists, the match_all filter of purely negative groups, per-field analysis).

@@ -30,11 +30,14 @@ func NewGen(v *Vocab, seed uint64) *Gen {
 	return &Gen{r: rand.New(rand.NewPCG(seed, 0x1ce5_eed0_d1ff)), v: v}
 }
 
-// Next returns the next query: a query_string query two times out of three, else a
-// search DSL clause.
+// Next returns the next query: a query_string query seven times out of twelve, a
+// simple_query_string query two times, else a search DSL clause.
 func (g *Gen) Next() Query {
-	if g.r.IntN(3) < 2 {
+	switch r := g.r.IntN(12); {
+	case r < 7:
 		return g.queryString()
+	case r < 9:
+		return g.simpleQueryString()
 	}
 	q, o := g.dsl(0)
 	return Query{Kind: dslKind(q), Query: mustJSON(q), Oracle: mustJSON(o)}

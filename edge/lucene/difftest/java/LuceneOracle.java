@@ -29,8 +29,11 @@
  * by the classic QueryParser (OracleParser below: split_on_whitespace false, leading
  * wildcards allowed, Elasticsearch's fuzziness AUTO for a bare "~", ES's exists syntax
  * and one-sided ranges, typed fields, and ES's match-all filter for purely negative
- * groups), or a tree of Lucene queries the harness built from a search DSL clause (see
- * build()). Analysis of query text (match, match_phrase) is Lucene's QueryBuilder.
+ * groups); {"t":"sqs","q":"<simple_query_string>","fields":[{"f":"<field>","b":2},...],
+ * "and":false}, parsed by Lucene's SimpleQueryParser with what Elasticsearch's
+ * SimpleQueryStringQueryParser overrides (SimpleParser below); or a tree of Lucene queries
+ * the harness built from a search DSL clause (see build()). Analysis of query text
+ * (match, match_phrase) is Lucene's QueryBuilder.
  */
 
 import java.io.BufferedReader;
@@ -67,6 +70,7 @@ import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.queryparser.simple.SimpleQueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -331,6 +335,16 @@ public final class LuceneOracle {
           p.setDefaultOperator(QueryParser.Operator.AND);
         }
         return p.parse(str(q, "q"));
+      case "sqs": {
+        Map<String, Float> weights = new LinkedHashMap<>();
+        for (Object o : (List<?>) q.get("fields")) {
+          Map<String, Object> f = Json.object(o);
+          weights.put(str(f, "f"), num(f, "b", 1).floatValue());
+        }
+        SimpleParser sp = new SimpleParser(weights);
+        sp.setDefaultOperator(Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
+        return sp.parse(str(q, "q"));
+      }
       case "all":
         return new MatchAllDocsQuery();
       case "none":
@@ -543,6 +557,73 @@ public final class LuceneOracle {
       }
       b.add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER);
       return b.build();
+    }
+  }
+
+  /**
+   * SimpleParser is Lucene's SimpleQueryParser (every operator enabled) with what
+   * Elasticsearch's SimpleQueryStringQueryParser overrides, with its default settings:
+   * text is a multi_match of type most_fields over the fields (each field's query built
+   * by QueryBuilder with the field's analyzer, boosted by its weight, several joined by
+   * a dis_max with tie breaker 1); a phrase is a multi_match of type phrase (tie
+   * breaker 0); fuzzy and prefix terms are normalized by each field's analyzer and
+   * joined by a dis_max with tie breaker 1 (fuzzy: prefix length 0, 50 expansions,
+   * transpositions).
+   */
+  static final class SimpleParser extends SimpleQueryParser {
+    SimpleParser(Map<String, Float> weights) {
+      super(QUERY, weights);
+    }
+
+    @Override
+    protected Query newDefaultQuery(String text) {
+      List<Query> qs = new ArrayList<>();
+      for (Map.Entry<String, Float> e : weights.entrySet()) {
+        qs.add(weigh(createBooleanQuery(e.getKey(), text, getDefaultOperator()), e.getValue()));
+      }
+      return join(qs, 1f);
+    }
+
+    @Override
+    protected Query newPhraseQuery(String text, int slop) {
+      List<Query> qs = new ArrayList<>();
+      for (Map.Entry<String, Float> e : weights.entrySet()) {
+        qs.add(weigh(createPhraseQuery(e.getKey(), text, slop), e.getValue()));
+      }
+      return join(qs, 0f);
+    }
+
+    @Override
+    protected Query newFuzzyQuery(String text, int fuzziness) {
+      List<Query> qs = new ArrayList<>();
+      for (Map.Entry<String, Float> e : weights.entrySet()) {
+        Term t = new Term(e.getKey(), getAnalyzer().normalize(e.getKey(), text));
+        qs.add(weigh(new FuzzyQuery(t, fuzziness, 0, 50, true), e.getValue()));
+      }
+      return join(qs, 1f);
+    }
+
+    @Override
+    protected Query newPrefixQuery(String text) {
+      List<Query> qs = new ArrayList<>();
+      for (Map.Entry<String, Float> e : weights.entrySet()) {
+        Term t = new Term(e.getKey(), getAnalyzer().normalize(e.getKey(), text));
+        qs.add(weigh(new PrefixQuery(t), e.getValue()));
+      }
+      return join(qs, 1f);
+    }
+
+    static Query weigh(Query q, float w) {
+      return q == null || w == 1f ? q : new BoostQuery(q, w);
+    }
+
+    /** join is MultiMatchQueryParser's: no query is null, one is itself, more a dis_max. */
+    static Query join(List<Query> qs, float tie) {
+      qs.removeIf(q -> q == null);
+      if (qs.isEmpty()) {
+        return null;
+      }
+      return qs.size() == 1 ? qs.get(0) : new DisjunctionMaxQuery(qs, tie);
     }
   }
 

@@ -1,0 +1,126 @@
+package difftest
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// simpleQueryString generates a simple_query_string query over one to three fields
+// (text fields, now and then an exact form), some boosted, in the whole simple syntax
+// (every flag): terms, "phrases" with and without ~slop, prefix*, fuzzy~N, + | and -,
+// parentheses and \ escapes.
+func (g *Gen) simpleQueryString() Query {
+	var fields []string
+	var weights []any
+	var targets []target
+	seen := map[string]bool{}
+	for n := 1 + g.r.IntN(3); len(targets) < n; {
+		t := g.textTarget()
+		if seen[t.name()] {
+			n--
+			continue
+		}
+		seen[t.name()] = true
+		targets = append(targets, t)
+		name, w := t.name(), obj{"f": t.name()}
+		if g.r.IntN(4) == 0 {
+			b := pick(g.r, []float64{2, 0.5, 3})
+			name += "^" + strconv.FormatFloat(b, 'f', -1, 64)
+			w["b"] = b
+		}
+		fields = append(fields, name)
+		weights = append(weights, w)
+	}
+	and := g.r.IntN(4) == 0
+	text := g.sqsQuery(0, targets)
+	opts := obj{"query": text, "fields": fields}
+	if and {
+		opts["default_operator"] = "and"
+	}
+	return Query{
+		Kind:   "simple_query_string",
+		Query:  mustJSON(obj{"simple_query_string": opts}),
+		Oracle: mustJSON(obj{"t": "sqs", "q": text, "fields": weights, "and": and}),
+	}
+}
+
+// sqsQuery is a run of clauses joined by whitespace (the default operator), | or +,
+// each maybe negated with -.
+func (g *Gen) sqsQuery(depth int, ts []target) string {
+	var b strings.Builder
+	for i, n := 0, 1+g.r.IntN(4-depth); i < n; i++ {
+		if i > 0 {
+			b.WriteString(pickWeighted(g.r, []string{" ", " | ", " + ", "|", "+", "  "}, []int{10, 3, 3, 1, 1, 1}))
+		}
+		b.WriteString(pickWeighted(g.r, []string{"", "-", "--", "+", "|"}, []int{16, 3, 1, 1, 1}))
+		b.WriteString(g.sqsClause(depth, pick(g.r, ts), ts))
+	}
+	return b.String()
+}
+
+// sqsClause is a group, a phrase, a prefix, a fuzzy term or a term of t's values.
+func (g *Gen) sqsClause(depth int, t target, ts []target) string {
+	switch r := g.r.IntN(100); {
+	case depth < 2 && r < 10:
+		return "(" + g.sqsQuery(depth+1, ts) + ")"
+	case r < 28:
+		return g.sqsPhrase(t)
+	case r < 40:
+		return sqsEscape(g.prefixSource(t)) + "*"
+	case r < 52:
+		return sqsEscape(g.fuzzySource(t)) + "~" + pick(g.r, []string{"0", "1", "1", "2", "2"})
+	}
+	if t.exact {
+		return sqsEscape(pick(g.r, t.f.Exact))
+	}
+	if len(t.f.Words) > 0 && g.r.IntN(2) == 0 {
+		return sqsEscape(pick(g.r, t.f.Words))
+	}
+	return sqsEscape(g.mangle(pick(g.r, t.f.Terms)))
+}
+
+// sqsPhrase is a quoted run of t's words (a whole value on an exact form), maybe with
+// a slop.
+func (g *Gen) sqsPhrase(t target) string {
+	p := g.phrase(t) // the query_string form: `"…"` with escaped " and \, maybe ~N
+	end := strings.LastIndexByte(p, '"')
+	text := strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(p[1:end])
+	s := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(text) + `"`
+	if g.r.IntN(2) == 0 {
+		s += "~" + strconv.Itoa(g.r.IntN(6))
+	}
+	return s
+}
+
+// prefixSource is the start of a term or value of t (at least one character).
+func (g *Gen) prefixSource(t target) string {
+	runes := []rune(g.patternSource(t))
+	return string(runes[:1+g.r.IntN(len(runes))])
+}
+
+// fuzzySource is a term or value of t of at most maxFuzzyRunes characters, maybe
+// with one edit.
+func (g *Gen) fuzzySource(t target) string {
+	runes := []rune(g.patternSource(t))
+	if len(runes) > maxFuzzyRunes {
+		runes = runes[:maxFuzzyRunes]
+	}
+	if len(runes) > 2 && g.r.IntN(2) == 0 {
+		i := g.r.IntN(len(runes) - 1)
+		runes[i], runes[i+1] = runes[i+1], runes[i]
+	}
+	return string(runes)
+}
+
+// sqsEscape escapes the simple syntax's operators and whitespace with a backslash.
+func sqsEscape(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`\+|-"*()~`, c) || unicode.IsSpace(c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
