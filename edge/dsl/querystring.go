@@ -215,17 +215,17 @@ func (d *decoder) queryStringFields(o *luceneOpts, r *qsRequest, path string) er
 	case r.defaultField != "" && r.defaultField != "*":
 		o.DefaultField = r.defaultField
 	default:
-		o.Fields = d.expandPattern("*")
+		// Every text field, listed, under the default field "*": as Elasticsearch's
+		// parser over all fields, where ">x" without a field is a range in each and a
+		// lone "*" is every item.
+		o.DefaultField, o.Fields = "*", d.expandPattern("*")
 	}
 	if len(o.Fields) > d.lim.MaxClauses {
 		return errorf(edge.CodeTooComplex, path, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
 	}
-	// One field is the default field, unless it carries a boost ("Name^2"), which
-	// only the field list parses: the boost weighs each of its clauses, as
-	// Elasticsearch's fields and weights do.
-	if len(o.Fields) == 1 && o.DefaultField == "" && !strings.Contains(o.Fields[0], "^") {
-		o.DefaultField, o.Fields = o.Fields[0], nil
-	}
+	// A list of fields, even of one, has no default field, as in Elasticsearch: a
+	// boost ("Name^2") weighs each clause on its field, and ">x" written without a
+	// field is text, not a range.
 	return nil
 }
 

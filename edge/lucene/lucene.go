@@ -58,7 +58,11 @@ type Options struct {
 	DefaultField string
 	// Fields, when not empty, are the fields of terms written without one (fields):
 	// each term becomes a DisMax over them (Elasticsearch's best_fields type). A
-	// field may carry a boost, "Name^2".
+	// field may carry a boost, "Name^2". With DefaultField "*" they are every field,
+	// listed: ">x" and a lone "*" without a field then apply to all fields (a range in
+	// each, every item), as with a default field; without it, as Elasticsearch's
+	// fields parameter, there is no default field: ">x" is text and "*" is each
+	// field's exists.
 	Fields []string
 	// TieBreaker is the tie_breaker of the DisMax over Fields (best_fields: 0).
 	TieBreaker float64
@@ -222,6 +226,8 @@ func newBuilder(input string, opts Options) *builder {
 		}
 	}
 	switch {
+	case len(b.all) > 0 && opts.DefaultField == "*":
+		b.dflt = "*" // every field, listed
 	case len(b.all) > 0:
 		b.dflt = ""
 	case opts.DefaultField == "" || opts.DefaultField == "*":
