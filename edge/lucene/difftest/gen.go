@@ -57,8 +57,12 @@ func (t target) name() string {
 	return t.f.Name
 }
 
-// queryString generates a query_string query with an explicit default field.
+// queryString generates a query_string query with an explicit default field or, a
+// quarter of the time, a list of fields.
 func (g *Gen) queryString() Query {
+	if g.r.IntN(4) == 0 {
+		return g.queryStringFields()
+	}
 	df := g.textTarget()
 	and := g.r.IntN(8) == 0
 	text := g.qsQuery(0, df)
@@ -71,6 +75,25 @@ func (g *Gen) queryString() Query {
 		Query:  mustJSON(map[string]any{"query_string": qs}),
 		Oracle: mustJSON(map[string]any{"t": "qs", "q": text, "df": df.name(), "and": and}),
 	}
+}
+
+// queryStringFields generates a query_string query over one to three fields, some
+// boosted, maybe with a tie_breaker; clauses without a field draw their words from the
+// first field's values.
+func (g *Gen) queryStringFields() Query {
+	targets, fields, weights := g.fieldWeights()
+	and := g.r.IntN(8) == 0
+	text := g.qsQuery(0, targets[0])
+	qs := obj{"query": text, "fields": fields}
+	o := obj{"t": "qs", "q": text, "fields": weights, "and": and}
+	if and {
+		qs["default_operator"] = "AND"
+	}
+	if g.r.IntN(4) == 0 {
+		tie := pick(g.r, []float64{0.3, 1})
+		qs["tie_breaker"], o["tie"] = tie, tie
+	}
+	return Query{Kind: "query_string", Query: mustJSON(obj{"query_string": qs}), Oracle: mustJSON(o)}
 }
 
 // qsQuery is a sequence of clauses joined by operators or nothing, each with an

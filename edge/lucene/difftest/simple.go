@@ -11,9 +11,24 @@ import (
 // (every flag): terms, "phrases" with and without ~slop, prefix*, fuzzy~N, + | and -,
 // parentheses and \ escapes.
 func (g *Gen) simpleQueryString() Query {
-	var fields []string
-	var weights []any
-	var targets []target
+	targets, fields, weights := g.fieldWeights()
+	and := g.r.IntN(4) == 0
+	text := g.sqsQuery(0, targets)
+	opts := obj{"query": text, "fields": fields}
+	if and {
+		opts["default_operator"] = "and"
+	}
+	return Query{
+		Kind:   "simple_query_string",
+		Query:  mustJSON(obj{"simple_query_string": opts}),
+		Oracle: mustJSON(obj{"t": "sqs", "q": text, "fields": weights, "and": and}),
+	}
+}
+
+// fieldWeights picks one to three distinct fields (text fields, now and then an exact
+// form), a quarter of them boosted: the targets, the fields option as written
+// ("Name^2") and the oracle's weights ({"f":"Name","b":2}).
+func (g *Gen) fieldWeights() (targets []target, fields []string, weights []any) {
 	seen := map[string]bool{}
 	for n := 1 + g.r.IntN(3); len(targets) < n; {
 		t := g.textTarget()
@@ -32,17 +47,7 @@ func (g *Gen) simpleQueryString() Query {
 		fields = append(fields, name)
 		weights = append(weights, w)
 	}
-	and := g.r.IntN(4) == 0
-	text := g.sqsQuery(0, targets)
-	opts := obj{"query": text, "fields": fields}
-	if and {
-		opts["default_operator"] = "and"
-	}
-	return Query{
-		Kind:   "simple_query_string",
-		Query:  mustJSON(obj{"simple_query_string": opts}),
-		Oracle: mustJSON(obj{"t": "sqs", "q": text, "fields": weights, "and": and}),
-	}
+	return targets, fields, weights
 }
 
 // sqsQuery is a run of clauses joined by whitespace (the default operator), | or +,

@@ -25,7 +25,9 @@
  * with every hit best first (ties by document number), or {"error":"..."}. A query
  * with "explain":[doc,...] also gets "explain":[...], Lucene's explanation per document.
  *
- * A query is {"t":"qs","q":"<query_string>","df":"<default field>","and":false}, parsed
+ * A query is {"t":"qs","q":"<query_string>","df":"<default field>","and":false} (or,
+ * instead of "df", "fields":[{"f":"<field>","b":2},...] and "tie":0.3: Elasticsearch's
+ * fields and weights, without a default field), parsed
  * by the classic QueryParser (OracleParser below: split_on_whitespace false, leading
  * wildcards allowed, Elasticsearch's fuzziness AUTO for a bare "~", ES's exists syntax
  * and one-sided ranges, typed fields, and ES's match-all filter for purely negative
@@ -330,18 +332,18 @@ public final class LuceneOracle {
     String t = str(q, "t");
     switch (t) {
       case "qs":
-        OracleParser p = new OracleParser(str(q, "df"));
+        OracleParser p;
+        if (q.get("fields") != null) {
+          p = new OracleParser(OracleParser.FIELDS, weights(q), num(q, "tie", 0).floatValue());
+        } else {
+          p = new OracleParser(str(q, "df"), null, 0);
+        }
         if (Boolean.TRUE.equals(q.get("and"))) {
           p.setDefaultOperator(QueryParser.Operator.AND);
         }
         return p.parse(str(q, "q"));
       case "sqs": {
-        Map<String, Float> weights = new LinkedHashMap<>();
-        for (Object o : (List<?>) q.get("fields")) {
-          Map<String, Object> f = Json.object(o);
-          weights.put(str(f, "f"), num(f, "b", 1).floatValue());
-        }
-        SimpleParser sp = new SimpleParser(weights);
+        SimpleParser sp = new SimpleParser(weights(q));
         sp.setDefaultOperator(Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
         return sp.parse(str(q, "q"));
       }
@@ -392,6 +394,16 @@ public final class LuceneOracle {
       default:
         throw new IllegalArgumentException("unknown query type " + t);
     }
+  }
+
+  /** weights reads a query's "fields": [{"f":"<field>","b":<boost, default 1>},...]. */
+  static Map<String, Float> weights(Map<String, Object> q) throws Exception {
+    Map<String, Float> w = new LinkedHashMap<>();
+    for (Object o : (List<?>) q.get("fields")) {
+      Map<String, Object> f = Json.object(o);
+      w.put(str(f, "f"), num(f, "b", 1).floatValue());
+    }
+    return w;
   }
 
   static Query bool(Map<String, Object> q) throws Exception {
@@ -470,19 +482,78 @@ public final class LuceneOracle {
   static final class OracleParser extends QueryParser {
     /** A fuzzy similarity no query writes: it marks a bare "~" (fuzziness AUTO). */
     static final float AUTO = 0.123f;
+    /** The default field of a parser over a list of fields (weights). */
+    static final String FIELDS = "\u0000fields";
 
-    OracleParser(String defaultField) {
+    final Map<String, Float> weights;
+    final float tie;
+
+    OracleParser(String defaultField, Map<String, Float> weights, float tie) {
       super(defaultField, QUERY);
+      this.weights = weights;
+      this.tie = tie;
       setSplitOnWhitespace(false);
       setAllowLeadingWildcard(true);
       setAutoGeneratePhraseQueries(false);
       setFuzzyMinSim(AUTO);
     }
 
+    interface PerField {
+      Query build(String field) throws ParseException;
+    }
+
+    /**
+     * multi is a clause without a field over the fields, as Elasticsearch's
+     * QueryStringQueryParser builds it from its fields and weights: each field's
+     * query, boosted by its weight; one alone, more in a dis_max with the tie breaker.
+     */
+    Query multi(PerField b) throws ParseException {
+      List<Query> qs = new ArrayList<>();
+      for (Map.Entry<String, Float> e : weights.entrySet()) {
+        Query q = b.build(e.getKey());
+        if (q != null) {
+          qs.add(e.getValue() == 1f || q instanceof MatchNoDocsQuery ? q : new BoostQuery(q, e.getValue()));
+        }
+      }
+      if (qs.isEmpty()) {
+        return null;
+      }
+      return qs.size() == 1 ? qs.get(0) : new DisjunctionMaxQuery(qs, tie);
+    }
+
+    @Override
+    protected Query getFieldQuery(String field, String text, int slop) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getFieldQuery(f, text, slop));
+      }
+      return super.getFieldQuery(field, text, slop);
+    }
+
+    @Override
+    protected Query getPrefixQuery(String field, String term) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getPrefixQuery(f, term));
+      }
+      return super.getPrefixQuery(field, term);
+    }
+
+    @Override
+    protected Query getRegexpQuery(String field, String term) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getRegexpQuery(f, term));
+      }
+      return super.getRegexpQuery(field, term);
+    }
+
     @Override
     protected Query getFieldQuery(String field, String text, boolean quoted) throws ParseException {
       if (EXISTS.equals(field)) {
         return exists(text);
+      }
+      if (FIELDS.equals(field)) {
+        // Elasticsearch's one-sided ranges need a field: over a list of fields (no
+        // default field) ">x" is text.
+        return multi(f -> fieldText(f, text, quoted));
       }
       if (!quoted && text.length() > 1) {
         // Elasticsearch's one-sided ranges: field:>x, >=x, <x, <=x.
@@ -495,6 +566,11 @@ public final class LuceneOracle {
           return getRangeQuery(field, null, text.substring(eq ? 2 : 1), true, eq);
         }
       }
+      return fieldText(field, text, quoted);
+    }
+
+    /** fieldText is the query of text in one field, by the field's kind. */
+    Query fieldText(String field, String text, boolean quoted) throws ParseException {
       switch (kindOf(field)) {
         case NUM:
           try {
@@ -516,13 +592,19 @@ public final class LuceneOracle {
     }
 
     @Override
-    protected Query getRangeQuery(String field, String lo, String hi, boolean il, boolean ih) {
+    protected Query getRangeQuery(String field, String lo, String hi, boolean il, boolean ih) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getRangeQuery(f, lo, hi, il, ih));
+      }
       // No DateTools parsing of the bounds, as in Elasticsearch.
       return range(field, lo, hi, il, ih, true);
     }
 
     @Override
     protected Query getFuzzyQuery(String field, String term, float minSim) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getFuzzyQuery(f, term, minSim));
+      }
       if (minSim != AUTO) {
         return super.getFuzzyQuery(field, term, minSim);
       }
@@ -533,6 +615,9 @@ public final class LuceneOracle {
 
     @Override
     protected Query getWildcardQuery(String field, String term) throws ParseException {
+      if (FIELDS.equals(field)) {
+        return multi(f -> getWildcardQuery(f, term));
+      }
       if ("*".equals(term) && !"*".equals(field)) {
         return exists(field);
       }
