@@ -161,7 +161,7 @@ func collectHighlightTerms(q query.Query, add func(field, term string, pred func
 	case query.Fuzzy:
 		target := []rune(q.Term)
 		prefix := string(target[:min(q.PrefixLength, len(target))])
-		maxEdits, transpositions := q.MaxEdits, q.Transpositions
+		maxEdits, transpositions := fuzzyEdits(q, target), q.Transpositions
 		add(q.Field, "f:"+q.Term, func(s string) bool {
 			return strings.HasPrefix(s, prefix) && editDistance([]rune(s), target, maxEdits, transpositions) <= maxEdits
 		})

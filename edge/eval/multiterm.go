@@ -189,6 +189,23 @@ type fuzzyTerm struct {
 	boost float32
 }
 
+// fuzzyEdits is the edit distance q allows around target (its term): MaxEdits, but
+// none when the prefix length reaches the term's length, counted in UTF-16 units as
+// Java's String.length: Lucene's FuzzyQuery then matches the term alone.
+func fuzzyEdits(q query.Fuzzy, target []rune) int {
+	units := 0
+	for _, r := range target {
+		units++
+		if r >= 0x10000 {
+			units++
+		}
+	}
+	if q.PrefixLength >= units {
+		return 0
+	}
+	return q.MaxEdits
+}
+
 // fuzzy evaluates a Fuzzy the way Elasticsearch's default rewrite
 // (top_terms_blended_freqs) does: the best MaxExpansions terms within the edit distance
 // (best = highest 1 - edits/min(length)), each scored as a term with that boost and with
@@ -206,6 +223,7 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 	target := []rune(q.Term)
 	prefixLen := min(q.PrefixLength, len(target))
 	prefix := string(target[:prefixLen])
+	maxEdits := fuzzyEdits(q, target)
 	keep := q.MaxExpansions
 	if keep <= 0 {
 		keep = defaultFuzzyKeep
@@ -223,8 +241,8 @@ func (e *Evaluator) fuzzy(q query.Fuzzy, scoring bool, boost float32) (scored, e
 			return scored{}, err
 		}
 		buf = append(buf[:0], []rune(t)...)
-		d := editDistance(buf, target, q.MaxEdits, q.Transpositions)
-		if d > q.MaxEdits {
+		d := editDistance(buf, target, maxEdits, q.Transpositions)
+		if d > maxEdits {
 			continue
 		}
 		if matched++; matched > maxExpansions {
