@@ -3,6 +3,7 @@ package difftest
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,22 +15,32 @@ type obj = map[string]any
 // differences: term-level clauses score as constants, D6).
 func (g *Gen) dsl(depth int) (q, o obj) {
 	switch r := g.r.IntN(100); {
-	case r < 18:
+	case r < 15:
 		return g.match()
-	case r < 28:
+	case r < 23:
 		return g.multiMatch()
-	case r < 42:
+	case r < 34:
 		return g.matchPhrase()
-	case r < 52:
+	case r < 42:
 		return g.termClause()
-	case r < 59:
+	case r < 48:
 		return g.termsClause()
-	case r < 71:
+	case r < 57:
 		return g.rangeClause()
-	case r < 77:
+	case r < 62:
 		return g.patternClause("prefix")
-	case r < 83:
+	case r < 67:
 		return g.patternClause("wildcard")
+	case r < 72:
+		return g.fuzzyClause()
+	case r < 76:
+		return g.regexpClause()
+	case r < 79:
+		return g.existsClause()
+	case depth < 2 && r < 85:
+		return g.disMaxClause(depth)
+	case depth < 2 && r < 89:
+		return g.constantScoreClause(depth)
 	case depth < 2:
 		return g.boolClause(depth)
 	}
@@ -76,10 +87,30 @@ func (g *Gen) match() (q, o obj) {
 	text := g.matchText(t)
 	and := g.r.IntN(3) == 0
 	opts := obj{"query": text}
+	om := obj{"t": "match", "f": t.name(), "q": text, "and": and}
 	if and {
 		opts["operator"] = "and"
+	} else if g.r.IntN(4) == 0 {
+		spec, _ := g.minimumShouldMatch(3)
+		opts["minimum_should_match"] = spec
+		om["msm"] = strconv.Itoa(specInt(spec)) + specPercent(spec)
 	}
-	o = g.withBoost(opts, obj{"t": "match", "f": t.name(), "q": text, "and": and})
+	if g.r.IntN(5) == 0 && fuzzyable(t, text) {
+		f := obj{}
+		switch g.r.IntN(3) {
+		case 0:
+			opts["fuzziness"] = "AUTO"
+		default:
+			n := g.r.IntN(3)
+			opts["fuzziness"], f["edits"] = n, n
+		}
+		if g.r.IntN(3) == 0 {
+			p := g.r.IntN(3)
+			opts["prefix_length"], f["prefix"] = p, p
+		}
+		om["fuzzy"] = f
+	}
+	o = g.withBoost(opts, om)
 	return obj{"match": obj{t.name(): opts}}, o
 }
 
@@ -278,8 +309,8 @@ func (g *Gen) boolClause(depth int) (q, o obj) {
 		counts[occ]++
 	}
 	if counts["should"] > 1 && g.r.IntN(3) == 0 {
-		m := 1 + g.r.IntN(counts["should"])
-		body["minimum_should_match"] = m
+		spec, m := g.minimumShouldMatch(counts["should"])
+		body["minimum_should_match"] = spec
 		oq["msm"] = m
 	}
 	if counts["must_not"] == n {

@@ -353,7 +353,14 @@ public final class LuceneOracle {
         return new MatchNoDocsQuery();
       case "match": {
         BooleanClause.Occur occ = Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
-        Query m = new QueryBuilder(QUERY).createBooleanQuery(str(q, "f"), str(q, "q"), occ);
+        QueryBuilder qb = new QueryBuilder(QUERY);
+        if (q.get("fuzzy") != null) {
+          qb = new FuzzyBuilder(Json.object(q.get("fuzzy")));
+        }
+        Query m = qb.createBooleanQuery(str(q, "f"), str(q, "q"), occ);
+        if (m != null && q.get("msm") != null) {
+          m = minimumShouldMatch(m, str(q, "msm"));
+        }
         return m == null ? new MatchNoDocsQuery() : m;
       }
       case "phrase": {
@@ -390,10 +397,73 @@ public final class LuceneOracle {
         return new RegexpQuery(new Term(str(q, "f"), str(q, "v")));
       case "fuzzy":
         return new FuzzyQuery(new Term(str(q, "f"), str(q, "v")), num(q, "edits", 2).intValue(),
-            num(q, "prefix", 0).intValue(), num(q, "max", 50).intValue(), true);
+            num(q, "prefix", 0).intValue(), num(q, "max", 50).intValue(), !Boolean.FALSE.equals(q.get("tr")));
       default:
         throw new IllegalArgumentException("unknown query type " + t);
     }
+  }
+
+  /**
+   * FuzzyBuilder is QueryBuilder as Elasticsearch's match query with fuzziness uses it:
+   * every analysed term becomes a FuzzyQuery, its edits AUTO (by the term's length) or
+   * fixed ("edits"), with the prefix length, expansions and transpositions given.
+   */
+  static final class FuzzyBuilder extends QueryBuilder {
+    final Map<String, Object> opts;
+
+    FuzzyBuilder(Map<String, Object> opts) {
+      super(QUERY);
+      this.opts = opts;
+    }
+
+    @Override
+    protected Query newTermQuery(Term term, float boost) {
+      int edits = num(opts, "edits", -1).intValue();
+      if (edits < 0) {
+        int n = term.text().codePointCount(0, term.text().length());
+        edits = n < 3 ? 0 : n < 6 ? 1 : 2;
+      }
+      return new FuzzyQuery(term, edits, num(opts, "prefix", 0).intValue(), num(opts, "max", 50).intValue(),
+          !Boolean.FALSE.equals(opts.get("tr")));
+    }
+  }
+
+  /**
+   * minimumShouldMatch is Elasticsearch's Queries.maybeApplyMinimumShouldMatch: on a
+   * BooleanQuery, the spec (a count, a negative count, a percentage or a negative one)
+   * over its SHOULD clauses, when it comes to more than 0; any other query unchanged.
+   */
+  static Query minimumShouldMatch(Query q, String spec) {
+    if (!(q instanceof BooleanQuery)) {
+      return q;
+    }
+    BooleanQuery bq = (BooleanQuery) q;
+    int optional = 0;
+    for (BooleanClause c : bq.clauses()) {
+      if (c.getOccur() == BooleanClause.Occur.SHOULD) {
+        optional++;
+      }
+    }
+    int result = optional;
+    spec = spec.trim();
+    if (spec.endsWith("%")) {
+      int percent = Integer.parseInt(spec.substring(0, spec.length() - 1));
+      float calc = (result * percent) * (1 / 100f);
+      result = calc < 0 ? result + (int) calc : (int) calc;
+    } else {
+      int calc = Integer.parseInt(spec);
+      result = calc < 0 ? result + calc : calc;
+    }
+    result = Math.max(0, result);
+    if (result == 0) {
+      return q;
+    }
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    for (BooleanClause c : bq.clauses()) {
+      b.add(c);
+    }
+    b.setMinimumNumberShouldMatch(result);
+    return b.build();
   }
 
   /** weights reads a query's "fields": [{"f":"<field>","b":<boost, default 1>},...]. */

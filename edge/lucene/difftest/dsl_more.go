@@ -1,0 +1,147 @@
+package difftest
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// fuzzyClause is a fuzzy clause on a text field (a term as indexed, now and then in
+// another case: the clause does not normalize) or an exact form, with the options
+// Elasticsearch's fuzzy query takes.
+func (g *Gen) fuzzyClause() (q, o obj) {
+	t := g.textOrExactTarget()
+	v := g.fuzzySource(t)
+	opts := obj{"value": v}
+	edits := autoEdits(v)
+	switch g.r.IntN(4) {
+	case 0:
+		n := g.r.IntN(3)
+		opts["fuzziness"], edits = n, n
+	case 1:
+		opts["fuzziness"] = "AUTO"
+	}
+	prefix, maxExp, tr := 0, 50, true
+	if g.r.IntN(4) == 0 {
+		prefix = g.r.IntN(3)
+		opts["prefix_length"] = prefix
+	}
+	if g.r.IntN(4) == 0 {
+		maxExp = pick(g.r, []int{1, 3, 10})
+		opts["max_expansions"] = maxExp
+	}
+	if g.r.IntN(4) == 0 {
+		tr = false
+		opts["transpositions"] = false
+	}
+	o = g.withBoost(opts, obj{"t": "fuzzy", "f": t.name(), "v": v, "edits": edits, "prefix": prefix, "max": maxExp, "tr": tr})
+	return obj{"fuzzy": obj{t.name(): opts}}, o
+}
+
+// autoEdits is Elasticsearch's fuzziness AUTO for a term: 0 edits under 3 characters,
+// 1 under 6, else 2.
+func autoEdits(s string) int {
+	switch n := utf8.RuneCountInString(s); {
+	case n < 3:
+		return 0
+	case n < 6:
+		return 1
+	}
+	return 2
+}
+
+// regexpClause is a regexp clause (the pattern of query_string's /regexps/, unescaped
+// of the slash: a clause's value needs none).
+func (g *Gen) regexpClause() (q, o obj) {
+	t := g.textOrExactTarget()
+	v := g.regexp(t)
+	opts := obj{"value": v}
+	o = g.withBoost(opts, obj{"t": "regexp", "f": t.name(), "v": v})
+	return obj{"regexp": obj{t.name(): opts}}, o
+}
+
+// existsClause is an exists clause on any field (its exact form names the same
+// field's values).
+func (g *Gen) existsClause() (q, o obj) {
+	t := g.anyTarget()
+	return obj{"exists": obj{"field": t.name()}}, obj{"t": "exists", "f": t.name()}
+}
+
+// disMaxClause is a dis_max of two or three clauses, maybe with a tie breaker.
+func (g *Gen) disMaxClause(depth int) (q, o obj) {
+	var qs, os []any
+	for i, n := 0, 2+g.r.IntN(2); i < n; i++ {
+		sq, so := g.dsl(depth + 1)
+		qs, os = append(qs, sq), append(os, so)
+	}
+	body, tie := obj{"queries": qs}, 0.0
+	if g.r.IntN(2) == 0 {
+		tie = pick(g.r, []float64{0.3, 0.7, 1})
+		body["tie_breaker"] = tie
+	}
+	o = g.withBoost(body, obj{"t": "dismax", "tie": tie, "qs": os})
+	return obj{"dis_max": body}, o
+}
+
+// constantScoreClause is a constant_score around any clause, maybe boosted.
+func (g *Gen) constantScoreClause(depth int) (q, o obj) {
+	sq, so := g.dsl(depth + 1)
+	body := obj{"filter": sq}
+	o = g.withBoost(body, obj{"t": "const", "q": so})
+	return obj{"constant_score": body}, o
+}
+
+// minimumShouldMatch is a minimum_should_match for n optional clauses in one of the
+// forms Elasticsearch takes (a count, a negative count, a percentage), with the count
+// it comes to.
+func (g *Gen) minimumShouldMatch(n int) (any, int) {
+	switch g.r.IntN(4) {
+	case 0:
+		m := 1 + g.r.IntN(n)
+		return m, m
+	case 1:
+		m := 1 + g.r.IntN(n) // -0 would be 0: no minimum
+		return -m, n - m
+	case 2:
+		p := pick(g.r, []int{25, 50, 75, 100})
+		return strconv.Itoa(p) + "%", n * p / 100
+	}
+	p := pick(g.r, []int{25, 50})
+	return "-" + strconv.Itoa(p) + "%", n - n*p/100
+}
+
+// specInt and specPercent split a minimum_should_match spec as minimumShouldMatch
+// makes it (an int, or a string of an int and %) into its number and its % sign, for
+// the oracle, which takes the spec as text.
+func specInt(spec any) int {
+	switch v := spec.(type) {
+	case int:
+		return v
+	case string:
+		n, _ := strconv.Atoi(strings.TrimSuffix(v, "%"))
+		return n
+	}
+	return 0
+}
+
+func specPercent(spec any) string {
+	if s, ok := spec.(string); ok && strings.HasSuffix(s, "%") {
+		return "%"
+	}
+	return ""
+}
+
+// fuzzyable says whether every term t's analysis makes of text (every word, or on an
+// exact form the whole text) is at most maxFuzzyRunes characters long, so that none is
+// too long for Lucene's fuzzy automaton.
+func fuzzyable(t target, text string) bool {
+	if t.exact {
+		return utf8.RuneCountInString(text) <= maxFuzzyRunes
+	}
+	for _, w := range strings.Fields(text) {
+		if utf8.RuneCountInString(w) > maxFuzzyRunes {
+			return false
+		}
+	}
+	return true
+}
