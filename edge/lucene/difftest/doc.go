@@ -15,7 +15,9 @@
 // numbers as doubles, CreatedAt/UpdatedAt/PublishedAt as instants, BM25(1.2, 0.75).
 //
 // Queries are query_string queries, with a default field or a list of one to three
-// fields (some boosted, maybe a tie_breaker), in the whole classic syntax — terms,
+// fields (some boosted, maybe a tie_breaker), now and then with the options fuzziness,
+// fuzzy_prefix_length, fuzzy_max_expansions, fuzzy_transpositions, phrase_slop and
+// minimum_should_match, in the whole classic syntax — terms,
 // phrases with and without slop (often with repeated words), +/-, AND/OR/NOT/&&/||/!,
 // groups, field groups, * and ? wildcards, prefixes, fuzzy ~ ~0 ~1 ~2, /regexps/,
 // ranges [ ] { } mixed and open, one-sided >, >=, <, <=, boosts, escapes, \uXXXX

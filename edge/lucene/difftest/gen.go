@@ -66,14 +66,46 @@ func (g *Gen) queryString() Query {
 	df := g.textTarget()
 	and := g.r.IntN(8) == 0
 	text := g.qsQuery(0, df)
-	qs := map[string]any{"query": text, "default_field": df.name()}
+	qs := obj{"query": text, "default_field": df.name()}
+	o := obj{"t": "qs", "q": text, "df": df.name(), "and": and}
 	if and {
 		qs["default_operator"] = "AND"
 	}
-	return Query{
-		Kind:   "query_string",
-		Query:  mustJSON(map[string]any{"query_string": qs}),
-		Oracle: mustJSON(map[string]any{"t": "qs", "q": text, "df": df.name(), "and": and}),
+	g.qsOptions(qs, o)
+	return Query{Kind: "query_string", Query: mustJSON(obj{"query_string": qs}), Oracle: mustJSON(o)}
+}
+
+// qsOptions sets, now and then, the options of query_string that change how terms
+// become queries: fuzziness (for a bare ~), fuzzy_prefix_length, fuzzy_max_expansions,
+// fuzzy_transpositions, phrase_slop and minimum_should_match; in qs (the clause) and o
+// (the oracle's request).
+func (g *Gen) qsOptions(qs, o obj) {
+	if g.r.IntN(3) != 0 {
+		return
+	}
+	if g.r.IntN(3) == 0 {
+		n := g.r.IntN(3)
+		qs["fuzziness"], o["fz"] = n, n
+	}
+	if g.r.IntN(3) == 0 {
+		n := g.r.IntN(3)
+		qs["fuzzy_prefix_length"], o["fpl"] = n, n
+	}
+	if g.r.IntN(3) == 0 {
+		n := pick(g.r, []int{1, 3, 10})
+		qs["fuzzy_max_expansions"], o["fmax"] = n, n
+	}
+	if g.r.IntN(4) == 0 {
+		qs["fuzzy_transpositions"], o["ftr"] = false, false
+	}
+	if g.r.IntN(3) == 0 {
+		n := g.r.IntN(4)
+		qs["phrase_slop"], o["slop"] = n, n
+	}
+	if g.r.IntN(3) == 0 {
+		spec, _ := g.minimumShouldMatch(3)
+		qs["minimum_should_match"] = spec
+		o["msm"] = strconv.Itoa(specInt(spec)) + specPercent(spec)
 	}
 }
 
@@ -93,6 +125,7 @@ func (g *Gen) queryStringFields() Query {
 		tie := pick(g.r, []float64{0.3, 1})
 		qs["tie_breaker"], o["tie"] = tie, tie
 	}
+	g.qsOptions(qs, o)
 	return Query{Kind: "query_string", Query: mustJSON(obj{"query_string": qs}), Oracle: mustJSON(o)}
 }
 

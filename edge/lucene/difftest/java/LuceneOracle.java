@@ -341,7 +341,13 @@ public final class LuceneOracle {
         if (Boolean.TRUE.equals(q.get("and"))) {
           p.setDefaultOperator(QueryParser.Operator.AND);
         }
-        return p.parse(str(q, "q"));
+        p.setFuzzyPrefixLength(num(q, "fpl", 0).intValue());
+        p.setPhraseSlop(num(q, "slop", 0).intValue());
+        p.fuzzyMax = num(q, "fmax", 50).intValue();
+        p.fuzzyTranspositions = !Boolean.FALSE.equals(q.get("ftr"));
+        p.fuzziness = num(q, "fz", -1).intValue();
+        Query parsed = p.parse(str(q, "q"));
+        return q.get("msm") != null ? minimumShouldMatch(parsed, str(q, "msm")) : parsed;
       case "sqs": {
         SimpleParser sp = new SimpleParser(weights(q));
         sp.setDefaultOperator(Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
@@ -557,6 +563,10 @@ public final class LuceneOracle {
 
     final Map<String, Float> weights;
     final float tie;
+    /** fuzzy_max_expansions, fuzzy_transpositions, and fuzziness (-1: AUTO) for a bare "~". */
+    int fuzzyMax = 50;
+    boolean fuzzyTranspositions = true;
+    int fuzziness = -1;
 
     OracleParser(String defaultField, Map<String, Float> weights, float tie) {
       super(defaultField, QUERY);
@@ -679,8 +689,15 @@ public final class LuceneOracle {
         return super.getFuzzyQuery(field, term, minSim);
       }
       int n = term.codePointCount(0, term.length());
-      int edits = n < 3 ? 0 : n < 6 ? 1 : 2;
-      return new FuzzyQuery(new Term(field, getAnalyzer().normalize(field, term)), edits, getFuzzyPrefixLength());
+      int edits = fuzziness >= 0 ? fuzziness : n < 3 ? 0 : n < 6 ? 1 : 2;
+      return new FuzzyQuery(new Term(field, getAnalyzer().normalize(field, term)), edits, getFuzzyPrefixLength(),
+          fuzzyMax, fuzzyTranspositions);
+    }
+
+    /** newFuzzyQuery is Elasticsearch's: "~N" is N edits, with its expansions and transpositions. */
+    @Override
+    protected Query newFuzzyQuery(Term term, float minimumSimilarity, int prefixLength) {
+      return new FuzzyQuery(term, (int) minimumSimilarity, prefixLength, fuzzyMax, fuzzyTranspositions);
     }
 
     @Override
