@@ -15,8 +15,10 @@ type obj = map[string]any
 // differences: term-level clauses score as constants, D6).
 func (g *Gen) dsl(depth int) (q, o obj) {
 	switch r := g.r.IntN(100); {
-	case r < 15:
+	case r < 12:
 		return g.match()
+	case r < 15:
+		return g.matchBoolPrefix()
 	case r < 23:
 		return g.multiMatch()
 	case r < 34:
@@ -118,7 +120,7 @@ func (g *Gen) multiMatch() (q, o obj) {
 	n := 2 + g.r.IntN(2)
 	text := g.matchText(target{f: g.weighted(g.v.Text)})
 	and := g.r.IntN(3) == 0
-	typ := pick(g.r, []string{"best_fields", "most_fields"})
+	typ := pick(g.r, []string{"best_fields", "most_fields", "best_fields", "most_fields", "phrase", "bool_prefix"})
 	var fields []string
 	var subs []obj
 	seen := map[string]bool{}
@@ -129,6 +131,12 @@ func (g *Gen) multiMatch() (q, o obj) {
 		}
 		seen[t.name()] = true
 		sub := obj{"t": "match", "f": t.name(), "q": text, "and": and}
+		switch typ {
+		case "phrase":
+			sub = obj{"t": "phrase", "f": t.name(), "q": text, "slop": 0}
+		case "bool_prefix":
+			sub = obj{"t": "boolprefix", "f": t.name(), "q": text, "and": and}
+		}
 		name := t.name()
 		if g.r.IntN(4) == 0 {
 			name += "^2"
@@ -142,7 +150,7 @@ func (g *Gen) multiMatch() (q, o obj) {
 		opts["operator"] = "and"
 	}
 	tie := 0.0
-	if typ == "most_fields" {
+	if typ == "most_fields" || typ == "bool_prefix" {
 		tie = 1
 	}
 	o = g.withBoost(opts, obj{"t": "dismax", "tie": tie, "qs": subs})

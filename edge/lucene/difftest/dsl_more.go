@@ -145,3 +145,20 @@ func fuzzyable(t target, text string) bool {
 	}
 	return true
 }
+
+// matchBoolPrefix is a match_bool_prefix clause: words of a field's values, the last
+// maybe cut short, as a user typing sends them.
+func (g *Gen) matchBoolPrefix() (q, o obj) {
+	t := g.textOrExactTarget()
+	text := g.matchText(t)
+	if runes := []rune(text); len(runes) > 1 && g.r.IntN(2) == 0 {
+		text = string(runes[:len(runes)-1-g.r.IntN(min(len(runes)-1, 3))])
+	}
+	and := g.r.IntN(3) == 0
+	opts := obj{"query": text}
+	if and {
+		opts["operator"] = "and"
+	}
+	o = g.withBoost(opts, obj{"t": "boolprefix", "f": t.name(), "q": text, "and": and})
+	return obj{"match_bool_prefix": obj{t.name(): opts}}, o
+}

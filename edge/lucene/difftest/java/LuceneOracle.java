@@ -39,6 +39,7 @@
  */
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.BufferedWriter;
 import java.io.FileInputStream;
 import java.io.InputStreamReader;
@@ -56,6 +57,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -369,6 +371,10 @@ public final class LuceneOracle {
         }
         return m == null ? new MatchNoDocsQuery() : m;
       }
+      case "boolprefix": {
+        Query m = boolPrefix(str(q, "f"), str(q, "q"), Boolean.TRUE.equals(q.get("and")));
+        return m == null ? new MatchNoDocsQuery() : m;
+      }
       case "phrase": {
         Query m = new QueryBuilder(QUERY).createPhraseQuery(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue());
         return m == null ? new MatchNoDocsQuery() : m;
@@ -469,6 +475,36 @@ public final class LuceneOracle {
       b.add(c);
     }
     b.setMinimumNumberShouldMatch(result);
+    return b.build();
+  }
+
+  /**
+   * boolPrefix is Elasticsearch's match_bool_prefix: the text's terms as analysed for
+   * the field, each a TermQuery but the last, a PrefixQuery (constant score), joined
+   * by the operator; one term alone is its PrefixQuery; none, null.
+   */
+  static Query boolPrefix(String field, String text, boolean and) throws IOException {
+    List<String> toks = new ArrayList<>();
+    try (TokenStream ts = QUERY.tokenStream(field, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        toks.add(term.toString());
+      }
+      ts.end();
+    }
+    if (toks.isEmpty()) {
+      return null;
+    }
+    if (toks.size() == 1) {
+      return new PrefixQuery(new Term(field, toks.get(0)));
+    }
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    for (int i = 0; i < toks.size(); i++) {
+      Term t = new Term(field, toks.get(i));
+      b.add(i == toks.size() - 1 ? new PrefixQuery(t) : new TermQuery(t),
+          and ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
+    }
     return b.build();
   }
 
