@@ -29,6 +29,7 @@ type luceneOpts struct {
 	PhraseSlop           int
 	TieBreaker           float64
 	Fuzziness            string
+	SimpleOff            int // lucene.SimpleFlag
 }
 
 // qsRequest is a query_string or simple_query_string clause as read: the parser's
@@ -171,7 +172,7 @@ func (d *decoder) queryStringOption(r *qsRequest, key string, val jsonr.Result, 
 		if !simple {
 			return unsupported(path, name, key)
 		}
-		_, err = str(val, p)
+		o.SimpleOff, err = simpleFlags(val, p)
 	case "lenient", "auto_generate_synonyms_phrase_query", "enable_position_increments", "escape":
 		_, err = boolean(val, p)
 	case "quote_field_suffix", "rewrite", "fuzzy_rewrite", "type", "quote_analyzer", "time_zone":
@@ -269,4 +270,61 @@ func countNodes(q query.Query) int {
 		return true
 	})
 	return n
+}
+
+// simpleFlagBit is the operator bit (lucene.SimpleFlag) of one of simple_query_string's
+// flag names, in upper case; ALL is -1 and NONE 0, as Elasticsearch has them.
+func simpleFlagBit(name string) (int, bool) {
+	for i, n := range [...]string{"AND", "NOT", "OR", "PREFIX", "PHRASE", "PRECEDENCE", "ESCAPE", "WHITESPACE", "FUZZY", "NEAR"} {
+		if name == n {
+			return 1 << i, true
+		}
+	}
+	switch name {
+	case "SLOP":
+		return 1 << 9, true // NEAR
+	case "ALL":
+		return -1, true
+	case "NONE":
+		return 0, true
+	}
+	return 0, false
+}
+
+// simpleAll is every operator of the simple syntax.
+const simpleAll = 1<<10 - 1
+
+// simpleFlags reads simple_query_string's flags as Elasticsearch does, and returns
+// the operators they leave out: a number is Lucene's bits (negative: ALL); a string
+// is names joined by "|", any case, where the first ALL or NONE decides alone.
+func simpleFlags(val jsonr.Result, p string) (int, error) {
+	if val.Type == jsonr.Number {
+		n, err := integer(val, p, -1<<31, 1<<31-1)
+		if err != nil || n < 0 {
+			return 0, err
+		}
+		return simpleAll &^ n, nil
+	}
+	flags, err := strictStr(val, p)
+	if err != nil {
+		return 0, err
+	}
+	on := 0
+	for _, name := range strings.Split(flags, "|") {
+		if name == "" {
+			continue
+		}
+		bit, ok := simpleFlagBit(strings.ToUpper(name))
+		switch {
+		case !ok:
+			return 0, errorf(edge.CodeInvalidArgument, p, "unknown simple_query_string flag ["+edge.Clip(name)+
+				"]; use ALL, NONE, AND, NOT, OR, PREFIX, PHRASE, PRECEDENCE, ESCAPE, WHITESPACE, FUZZY, NEAR or SLOP")
+		case bit == -1:
+			return 0, nil
+		case bit == 0:
+			return simpleAll, nil
+		}
+		on |= bit
+	}
+	return simpleAll &^ on, nil
 }

@@ -316,6 +316,30 @@ func FuzzParseSimple(f *testing.F) {
 	})
 }
 
+// FuzzParseSimpleFlags is FuzzParseSimple with any of the simple syntax's operators
+// turned off (flags): an operator turned off is text, which must never break the
+// parse either.
+func FuzzParseSimpleFlags(f *testing.F) {
+	f.Add(`"a\"b"~2 (c | -d*) +e~1 \`, uint16(0))
+	f.Add(`a -b "c d"~1 (e|f) g* h~`, uint16(SimpleAll))
+	f.Add(`(a (b) \( "c`, uint16(SimplePrecedence|SimpleEscape))
+	f.Fuzz(func(t *testing.T, s string, off uint16) {
+		o := DefaultOptions()
+		o.DefaultField = "f"
+		o.SimpleOff = SimpleFlag(off) & SimpleAll
+		q, err := ParseSimple(s, o)
+		if err == nil && q.String() == "" {
+			t.Errorf("ParseSimple(%q, off %#x) printed empty", s, off)
+		}
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || !se.TooComplex {
+				t.Errorf("ParseSimple(%q, off %#x): %v is not a limit error", s, off, err)
+			}
+		}
+	})
+}
+
 func benchParse(b *testing.B, s string) {
 	o := DefaultOptions()
 	o.DefaultField = "f"

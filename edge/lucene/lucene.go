@@ -91,6 +91,10 @@ type Options struct {
 	// (fuzziness): "" or "AUTO" (Elasticsearch's default: 0 edits for terms of 1–2
 	// characters, 1 for 3–5, 2 beyond), "AUTO:low,high", or "0", "1", "2".
 	Fuzziness string
+	// SimpleOff are the operators of the simple syntax turned off
+	// (simple_query_string's flags leave them out): where they appear they are text.
+	// The zero value turns none off, as Elasticsearch's default flags ALL.
+	SimpleOff SimpleFlag
 	// FuzzyMaxExpansions, FuzzyPrefixLength and FuzzyTranspositions are copied
 	// into every Fuzzy node (fuzzy_max_expansions, fuzzy_prefix_length,
 	// fuzzy_transpositions).
@@ -161,6 +165,27 @@ func newError(input string, off int, msg string) *SyntaxError {
 	}
 	return &SyntaxError{Offset: off, Line: line, Column: col, Message: msg}
 }
+
+// SimpleFlag is one operator of the simple syntax, numbered as Lucene's
+// SimpleQueryParser and Elasticsearch's simple_query_string flags number them.
+type SimpleFlag int
+
+// The operators of the simple syntax.
+const (
+	SimpleAnd        SimpleFlag = 1 << iota // "+" between terms
+	SimpleNot                               // "-" before a term
+	SimpleOr                                // "|" between terms
+	SimplePrefix                            // "term*"
+	SimplePhrase                            // a quoted phrase
+	SimplePrecedence                        // "(" and ")"
+	SimpleEscape                            // "\" before a character
+	SimpleWhitespace                        // whitespace between terms
+	SimpleFuzzy                             // "term~N"
+	SimpleNear                              // a quoted phrase then "~N"
+
+	// SimpleAll is every operator.
+	SimpleAll = SimpleNear<<1 - 1
+)
 
 // fieldWeight is one field terms are searched in, with its boost.
 type fieldWeight struct {

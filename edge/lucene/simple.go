@@ -13,10 +13,10 @@ const simpleEmptyReason = "empty string passed to query parser"
 
 // ParseSimple compiles a query in Elasticsearch's simple_query_string syntax (D10)
 // to the query model, as Lucene's SimpleQueryParser with Elasticsearch's
-// SimpleQueryStringQueryParser does, with every operator enabled (flags ALL):
-// `+` and, `|` or, `-` not, `"…"` phrase with `~N` slop, `term*` prefix, `term~N`
-// fuzzy, `( )` precedence, `\` escape; whitespace separates terms joined by the
-// default operator. Syntax is never an error (a lone `"` or `(` is ignored); the
+// SimpleQueryStringQueryParser does: `+` and, `|` or, `-` not, `"…"` phrase with `~N`
+// slop, `term*` prefix, `term~N` fuzzy, `( )` precedence, `\` escape; whitespace
+// separates terms joined by the default operator. An operator that Options.SimpleOff
+// turns off is text. Syntax is never an error (a lone `"` or `(` is ignored); the
 // only errors are the limits of D11 (a *SyntaxError with TooComplex set).
 //
 // Precedence is SimpleQueryParser's: operators apply left to right, and when the
@@ -55,15 +55,24 @@ type sstate struct {
 	top        query.Query
 }
 
+// on says whether the operator f has its meaning.
+func (s *simple) on(f SimpleFlag) bool { return s.opts.SimpleOff&f == 0 }
+
 // matchParens pairs parentheses in one pass (escapes respected), so that each
 // sub-query's closing parenthesis is found without rescanning the rest of the
 // input, as SimpleQueryParser.consumeSubQuery would for every "(".
 func (s *simple) matchParens() {
+	if !s.on(SimplePrecedence) {
+		return
+	}
+	escapes := s.on(SimpleEscape)
 	var stack []int
 	for i := 0; i < len(s.data); i++ {
 		switch s.data[i] {
 		case '\\':
-			i++
+			if escapes {
+				i++
+			}
 		case '(':
 			stack = append(stack, i)
 		case ')':
@@ -83,10 +92,16 @@ func isSimpleSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c
 // tokenFinished is SimpleQueryParser.tokenFinished.
 func (s *simple) tokenFinished(i int) bool {
 	switch c := s.data[i]; c {
-	case '"', '|', '+', '(', ')':
-		return true
+	case '"':
+		return s.on(SimplePhrase)
+	case '|':
+		return s.on(SimpleOr)
+	case '+':
+		return s.on(SimpleAnd)
+	case '(', ')':
+		return s.on(SimplePrecedence)
 	default:
-		return isSimpleSpace(c)
+		return isSimpleSpace(c) && s.on(SimpleWhitespace)
 	}
 }
 
@@ -100,27 +115,27 @@ func (s *simple) parseSub(start, end, depth int) query.Query {
 	for st.index < st.end && s.err == nil {
 		c := s.data[st.index]
 		switch {
-		case c == '(':
+		case c == '(' && s.on(SimplePrecedence):
 			s.consumeSubQuery(st, depth)
-		case c == ')':
+		case c == ')' && s.on(SimplePrecedence):
 			st.index++
-		case c == '"':
+		case c == '"' && s.on(SimplePhrase):
 			s.consumePhrase(st)
-		case c == '+':
+		case c == '+' && s.on(SimpleAnd):
 			if st.cur == noOp && st.top != nil {
 				st.cur = query.Must
 			}
 			st.index++
-		case c == '|':
+		case c == '|' && s.on(SimpleOr):
 			if st.cur == noOp && st.top != nil {
 				st.cur = query.Should
 			}
 			st.index++
-		case c == '-':
+		case c == '-' && s.on(SimpleNot):
 			st.not++
 			st.index++
 			continue // the not count survives to the next token
-		case isSimpleSpace(c):
+		case isSimpleSpace(c) && s.on(SimpleWhitespace):
 			st.index++
 		default:
 			s.consumeToken(st)
@@ -166,13 +181,13 @@ func (s *simple) consumePhrase(st *sstate) {
 	for st.index < st.end {
 		c := s.data[st.index]
 		if !escaped {
-			if c == '\\' {
+			if c == '\\' && s.on(SimpleEscape) {
 				escaped = true
 				st.index++
 				continue
 			}
 			if c == '"' {
-				if st.end > st.index+1 && s.data[st.index+1] == '~' {
+				if st.end > st.index+1 && s.data[st.index+1] == '~' && s.on(SimpleNear) {
 					st.index++
 					if st.end > st.index+1 {
 						hasSlop = true
@@ -218,7 +233,7 @@ func (s *simple) consumeToken(st *sstate) {
 	for st.index < st.end {
 		c := s.data[st.index]
 		if !escaped {
-			if c == '\\' {
+			if c == '\\' && s.on(SimpleEscape) {
 				escaped = true
 				prefix = false
 				st.index++
@@ -227,11 +242,11 @@ func (s *simple) consumeToken(st *sstate) {
 			if s.tokenFinished(st.index) {
 				break
 			}
-			if len(s.buf) > 0 && c == '~' {
+			if len(s.buf) > 0 && c == '~' && s.on(SimpleFuzzy) {
 				fuzzy = true
 				break
 			}
-			prefix = len(s.buf) > 0 && c == '*'
+			prefix = len(s.buf) > 0 && c == '*' && s.on(SimplePrefix)
 		}
 		escaped = false
 		n := charLen(s.data, st.index)
