@@ -369,8 +369,10 @@ func (d *decoder) multiMatch(body jsonr.Result, path string) (query.Query, error
 	}
 	if tie < 0 {
 		tie = 0
-		if typ == "most_fields" {
-			tie = 1 // Elasticsearch's most_fields is a dis_max with tie_breaker 1.0
+		if typ == "most_fields" || typ == "bool_prefix" {
+			// Elasticsearch's most_fields and bool_prefix sum their fields' scores: a
+			// dis_max with tie_breaker 1.0.
+			tie = 1
 		}
 	}
 	q, err := d.multiMatchQuery(list, typ, &o, path, tie)
