@@ -30,7 +30,8 @@
 // -25%);
 // simple_query_string queries in the whole simple syntax (terms, phrases with and without
 // ~slop, prefix*, fuzzy~N, + | -, groups, escapes) over one to three text or exact
-// fields, some with a ^boost, which the oracle parses with Lucene's SimpleQueryParser and
+// fields, some with a ^boost, now and then with flags (names in any case, ALL, NONE, or
+// a number) turning operators off, which the oracle parses with Lucene's SimpleQueryParser and
 // what Elasticsearch's SimpleQueryStringQueryParser overrides (most_fields for text, a
 // phrase per field, fuzzy and prefix terms normalized per field); and the DSL clauses
 // match, match_bool_prefix, multi_match (best_fields, most_fields, phrase, bool_prefix),
@@ -60,8 +61,10 @@
 //   - empty exact values ("" as a .keyword term or bound).
 //
 // One shape stays in, rare, on which Lucene is not deterministic: a fuzzy term beside a
-// term it expands to, in one disjunction (`png | jpg~2` where jpg~2 reaches png; also
-// across a dis_max with tie breaker 1, which Lucene rewrites as a disjunction).
+// term it expands to, or beside another fuzzy term sharing an expansion, in one
+// disjunction (`png | jpg~2` where jpg~2 reaches png; a match with fuzziness over
+// short words; also across a dis_max with tie breaker 1, which Lucene rewrites as a
+// disjunction).
 // BooleanQuery's rewrite merges the two, summing their boosts, and keeps the
 // statistics of one of them, the fuzzy query's blended ones or the term's own, in
 // the order its hash map visits them, which Lucene's hash seed decides. The engine

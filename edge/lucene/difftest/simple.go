@@ -15,14 +15,52 @@ func (g *Gen) simpleQueryString() Query {
 	and := g.r.IntN(4) == 0
 	text := g.sqsQuery(0, targets)
 	opts := obj{"query": text, "fields": fields}
+	o := obj{"t": "sqs", "q": text, "fields": weights, "and": and}
 	if and {
 		opts["default_operator"] = "and"
 	}
-	return Query{
-		Kind:   "simple_query_string",
-		Query:  mustJSON(obj{"simple_query_string": opts}),
-		Oracle: mustJSON(obj{"t": "sqs", "q": text, "fields": weights, "and": and}),
+	if g.r.IntN(3) == 0 {
+		opts["flags"], o["flags"] = g.simpleFlags()
 	}
+	return Query{Kind: "simple_query_string", Query: mustJSON(obj{"simple_query_string": opts}), Oracle: mustJSON(o)}
+}
+
+// simpleFlagNames are simple_query_string's flag names, each operator's at its bit.
+var simpleFlagNames = []string{"AND", "NOT", "OR", "PREFIX", "PHRASE", "PRECEDENCE", "ESCAPE", "WHITESPACE", "FUZZY", "NEAR"}
+
+// simpleFlags is a flags option (a number, or names joined by "|" in any case, now and
+// then with ALL or NONE among them) and the operators it turns on (-1: all), as
+// Elasticsearch resolves it: the first ALL or NONE decides alone.
+func (g *Gen) simpleFlags() (any, int) {
+	if g.r.IntN(4) == 0 {
+		n := g.r.IntN(1 << 10)
+		return n, n
+	}
+	var names []string
+	on, decided := 0, false
+	for i, n := 0, 1+g.r.IntN(4); i < n; i++ {
+		name, bit := "", 0
+		switch r := g.r.IntN(12); {
+		case r == 10:
+			name, bit = "ALL", -1
+		case r == 11:
+			name, bit = "NONE", 0
+		default:
+			name, bit = simpleFlagNames[r], 1<<r
+		}
+		if g.r.IntN(4) == 0 {
+			name = strings.ToLower(name)
+		}
+		names = append(names, name)
+		switch {
+		case decided:
+		case bit <= 0:
+			on, decided = bit, true
+		default:
+			on |= bit
+		}
+	}
+	return strings.Join(names, "|"), on
 }
 
 // fieldWeights picks one to three distinct fields (text fields, now and then an exact

@@ -351,7 +351,7 @@ public final class LuceneOracle {
         Query parsed = p.parse(str(q, "q"));
         return q.get("msm") != null ? minimumShouldMatch(parsed, str(q, "msm")) : parsed;
       case "sqs": {
-        SimpleParser sp = new SimpleParser(weights(q));
+        SimpleParser sp = new SimpleParser(weights(q), num(q, "flags", -1).intValue());
         sp.setDefaultOperator(Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
         return sp.parse(str(q, "q"));
       }
@@ -779,8 +779,8 @@ public final class LuceneOracle {
    * transpositions).
    */
   static final class SimpleParser extends SimpleQueryParser {
-    SimpleParser(Map<String, Float> weights) {
-      super(QUERY, weights);
+    SimpleParser(Map<String, Float> weights, int flags) {
+      super(QUERY, weights, flags);
     }
 
     @Override
