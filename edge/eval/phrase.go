@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
@@ -64,12 +65,14 @@ func (e *Evaluator) phrase(field string, slots []phraseSlot, slop int, scoring b
 		return none, nil
 	}
 	if keyword {
-		// Exact values are single tokens: a phrase on them is the whole value.
-		var words []string
-		for _, s := range slots {
-			words = append(words, s.terms[0])
+		// Exact values are single terms, indexed without positions: a phrase of one
+		// term is that term, and one of several (which an analyzer named in the
+		// request makes) cannot run, as in Lucene.
+		if len(slots) > 1 {
+			return scored{}, edge.Errorf(edge.CodeInvalidQuery,
+				"field [%s] is indexed without positions (an exact form): a phrase of several terms cannot run on it", edge.Clip(field))
 		}
-		return e.term(query.Term{Field: field, Text: strings.Join(words, " ")}, scoring, boost)
+		return e.term(query.Term{Field: field, Text: slots[0].terms[0]}, scoring, boost)
 	}
 	dict := f.Text()
 	cursors := make([][]cursor, len(slots))
