@@ -16,8 +16,8 @@
 //
 // Queries are query_string queries, with a default field or a list of one to three
 // fields (some boosted, maybe a tie_breaker), now and then with the options fuzziness,
-// fuzzy_prefix_length, fuzzy_max_expansions, fuzzy_transpositions, phrase_slop and
-// minimum_should_match, in the whole classic syntax — terms,
+// fuzzy_prefix_length, fuzzy_max_expansions, fuzzy_transpositions, phrase_slop,
+// minimum_should_match and analyzer, in the whole classic syntax — terms,
 // phrases with and without slop (often with repeated words), +/-, AND/OR/NOT/&&/||/!,
 // groups, field groups, * and ? wildcards, prefixes, fuzzy ~ ~0 ~1 ~2, /regexps/,
 // ranges [ ] { } mixed and open, one-sided >, >=, <, <=, boosts, escapes, \uXXXX
@@ -58,7 +58,11 @@
 //     10,000 terms the engine allows a pattern (D11), where Lucene has no limit;
 //   - phrase slops of 100 and more, where the position gap between array values (100)
 //     decides: the snapshot adds no gap for an empty array value, Lucene does;
-//   - empty exact values ("" as a .keyword term or bound).
+//   - empty exact values ("" as a .keyword term or bound);
+//   - phrases on exact forms in a query_string that names an analyzer splitting text:
+//     exact forms have no positions, and Lucene refuses such a phrase only when it
+//     runs, which depends on the clauses before it and on the data; the engine
+//     always refuses it (400).
 //
 // One shape stays in, rare, on which Lucene is not deterministic: a fuzzy term beside a
 // term it expands to, or beside another fuzzy term sharing an expansion, in one
@@ -69,7 +73,8 @@
 // statistics of one of them, the fuzzy query's blended ones or the term's own, in
 // the order its hash map visits them, which Lucene's hash seed decides. The engine
 // scores the two apart, which matches neither merge exactly. The oracle fixes the seed
-// so that its answers repeat from run to run; with it, seeds 11 and 27 each disagree on
-// one query of 5,000, both simple_query_string on the three-word field
-// Data.image.Extension (`WEBP~0 png | jpg~2`, `"jpg"~3|png | pgn~2 Tech`).
+// so that its answers repeat from run to run. The generator keeps fuzzy terms of three
+// characters or less to one edit, which makes the shape rarer; seed 11 still meets it
+// once in 5,000 queries (simple_query_string `pjg~1 Png webp` on the three-word field
+// Data.avatar.Extension).
 package difftest

@@ -23,6 +23,9 @@ type Query struct {
 type Gen struct {
 	r *rand.Rand
 	v *Vocab
+	// noExactPhrases keeps phrases off exact forms while a query_string names an
+	// analyzer that splits text (see the package doc).
+	noExactPhrases bool
 }
 
 // NewGen returns a generator over v.
@@ -65,21 +68,26 @@ func (g *Gen) queryString() Query {
 	}
 	df := g.textTarget()
 	and := g.r.IntN(8) == 0
+	analyzer := g.qsAnalyzer()
 	text := g.qsQuery(0, df)
+	g.noExactPhrases = false
 	qs := obj{"query": text, "default_field": df.name()}
 	o := obj{"t": "qs", "q": text, "df": df.name(), "and": and}
 	if and {
 		qs["default_operator"] = "AND"
 	}
-	g.qsOptions(qs, o)
+	g.qsOptions(qs, o, analyzer)
 	return Query{Kind: "query_string", Query: mustJSON(obj{"query_string": qs}), Oracle: mustJSON(o)}
 }
 
 // qsOptions sets, now and then, the options of query_string that change how terms
 // become queries: fuzziness (for a bare ~), fuzzy_prefix_length, fuzzy_max_expansions,
-// fuzzy_transpositions, phrase_slop and minimum_should_match; in qs (the clause) and o
-// (the oracle's request).
-func (g *Gen) qsOptions(qs, o obj) {
+// fuzzy_transpositions, phrase_slop, minimum_should_match and analyzer; in qs (the
+// clause) and o (the oracle's request).
+func (g *Gen) qsOptions(qs, o obj, analyzer string) {
+	if analyzer != "" {
+		qs["analyzer"], o["an"] = analyzer, analyzer
+	}
 	if g.r.IntN(3) != 0 {
 		return
 	}
@@ -109,13 +117,33 @@ func (g *Gen) qsOptions(qs, o obj) {
 	}
 }
 
+// qsAnalyzer is, now and then, an analyzer for a query_string to name ("" for
+// none); one that splits text keeps the query's phrases off exact forms
+// (noExactPhrases) until the query is written.
+func (g *Gen) qsAnalyzer() string {
+	if g.r.IntN(12) != 0 {
+		return ""
+	}
+	a := pick(g.r, []string{"standard", "simple", "whitespace", "keyword"})
+	g.noExactPhrases = a != "keyword"
+	return a
+}
+
 // queryStringFields generates a query_string query over one to three fields, some
 // boosted, maybe with a tie_breaker; clauses without a field draw their words from the
 // first field's values.
 func (g *Gen) queryStringFields() Query {
 	targets, fields, weights := g.fieldWeights()
 	and := g.r.IntN(8) == 0
+	analyzer := g.qsAnalyzer()
+	for _, t := range targets {
+		if t.exact && g.noExactPhrases {
+			// The phrases written without a field would reach the exact form too.
+			analyzer, g.noExactPhrases = "", false
+		}
+	}
 	text := g.qsQuery(0, targets[0])
+	g.noExactPhrases = false
 	qs := obj{"query": text, "fields": fields}
 	o := obj{"t": "qs", "q": text, "fields": weights, "and": and}
 	if and {
@@ -125,7 +153,7 @@ func (g *Gen) queryStringFields() Query {
 		tie := pick(g.r, []float64{0.3, 1})
 		qs["tie_breaker"], o["tie"] = tie, tie
 	}
-	g.qsOptions(qs, o)
+	g.qsOptions(qs, o, analyzer)
 	return Query{Kind: "query_string", Query: mustJSON(obj{"query_string": qs}), Oracle: mustJSON(o)}
 }
 
@@ -181,8 +209,10 @@ func (g *Gen) leaf(t target) string {
 	switch r := g.r.IntN(100); {
 	case r < 28:
 		s = g.term(t)
-	case r < 46:
+	case r < 46 && !(t.exact && g.noExactPhrases):
 		s = g.phrase(t)
+	case r < 46:
+		s = g.term(t)
 	case r < 54:
 		s = g.prefix(t) + "*"
 	case r < 62:

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // simpleQueryString generates a simple_query_string query over one to three fields
@@ -112,7 +113,15 @@ func (g *Gen) sqsClause(depth int, t target, ts []target) string {
 	case r < 40:
 		return sqsEscape(g.prefixSource(t)) + "*"
 	case r < 52:
-		return sqsEscape(g.fuzzySource(t)) + "~" + pick(g.r, []string{"0", "1", "1", "2", "2"})
+		// Two edits on a term of three characters or less reach nearly every short
+		// term, and with it the terms beside it, where Lucene's merge of equal terms
+		// decides (see the package doc).
+		src := g.fuzzySource(t)
+		edits := []string{"0", "1", "1", "2", "2"}
+		if utf8.RuneCountInString(src) <= 3 {
+			edits = edits[:3]
+		}
+		return sqsEscape(src) + "~" + pick(g.r, edits)
 	}
 	if t.exact {
 		return sqsEscape(pick(g.r, t.f.Exact))

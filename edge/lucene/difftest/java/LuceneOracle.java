@@ -60,6 +60,8 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.analysis.core.SimpleAnalyzer;
+import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
@@ -336,9 +338,9 @@ public final class LuceneOracle {
       case "qs":
         OracleParser p;
         if (q.get("fields") != null) {
-          p = new OracleParser(OracleParser.FIELDS, weights(q), num(q, "tie", 0).floatValue());
+          p = new OracleParser(OracleParser.FIELDS, weights(q), num(q, "tie", 0).floatValue(), analyzer(q));
         } else {
-          p = new OracleParser(str(q, "df"), null, 0);
+          p = new OracleParser(str(q, "df"), null, 0, analyzer(q));
         }
         if (Boolean.TRUE.equals(q.get("and"))) {
           p.setDefaultOperator(QueryParser.Operator.AND);
@@ -400,7 +402,7 @@ public final class LuceneOracle {
         return bool(q);
       case "range":
         return range(str(q, "f"), (String) q.get("lo"), (String) q.get("hi"),
-            Boolean.TRUE.equals(q.get("il")), Boolean.TRUE.equals(q.get("ih")), false);
+            Boolean.TRUE.equals(q.get("il")), Boolean.TRUE.equals(q.get("ih")), null);
       case "prefix":
         return new PrefixQuery(new Term(str(q, "f"), str(q, "v")));
       case "wildcard":
@@ -508,6 +510,30 @@ public final class LuceneOracle {
     return b.build();
   }
 
+  /**
+   * analyzer is a query_string's analysis: per field (QUERY), or the analyzer it names
+   * ("an": standard, simple, whitespace or keyword), which Elasticsearch then forces on
+   * every field, exact forms included.
+   */
+  static Analyzer analyzer(Map<String, Object> q) {
+    Object an = q.get("an");
+    if (an == null) {
+      return QUERY;
+    }
+    switch ((String) an) {
+      case "standard":
+        return TEXT;
+      case "simple":
+        return new SimpleAnalyzer();
+      case "whitespace":
+        return new WhitespaceAnalyzer();
+      case "keyword":
+        return KEYWORD;
+      default:
+        throw new IllegalArgumentException("unknown analyzer " + an);
+    }
+  }
+
   /** weights reads a query's "fields": [{"f":"<field>","b":<boost, default 1>},...]. */
   static Map<String, Float> weights(Map<String, Object> q) throws Exception {
     Map<String, Float> w = new LinkedHashMap<>();
@@ -545,9 +571,9 @@ public final class LuceneOracle {
   /**
    * range is a range on a field of any kind: numbers and dates compare as such (a date
    * bound must be a full ISO instant), text as a TermRangeQuery over its terms, with the
-   * bounds normalized by the field's analyzer when normalize is set (query_string).
+   * bounds normalized by the normalizer when there is one (query_string's analyzer).
    */
-  static Query range(String field, String lo, String hi, boolean il, boolean ih, boolean normalize) {
+  static Query range(String field, String lo, String hi, boolean il, boolean ih, Analyzer normalizer) {
     switch (kindOf(field)) {
       case NUM: {
         double l = lo == null ? Double.NEGATIVE_INFINITY : Double.parseDouble(lo);
@@ -566,9 +592,9 @@ public final class LuceneOracle {
         return new ConstantScoreQuery(LongPoint.newRangeQuery(field, l, h));
       }
       default:
-        if (normalize) {
-          return new TermRangeQuery(field, lo == null ? null : QUERY.normalize(field, lo),
-              hi == null ? null : QUERY.normalize(field, hi), il, ih);
+        if (normalizer != null) {
+          return new TermRangeQuery(field, lo == null ? null : normalizer.normalize(field, lo),
+              hi == null ? null : normalizer.normalize(field, hi), il, ih);
         }
         return TermRangeQuery.newStringRange(field, lo, hi, il, ih);
     }
@@ -604,8 +630,8 @@ public final class LuceneOracle {
     boolean fuzzyTranspositions = true;
     int fuzziness = -1;
 
-    OracleParser(String defaultField, Map<String, Float> weights, float tie) {
-      super(defaultField, QUERY);
+    OracleParser(String defaultField, Map<String, Float> weights, float tie, Analyzer analyzer) {
+      super(defaultField, analyzer);
       this.weights = weights;
       this.tie = tie;
       setSplitOnWhitespace(false);
@@ -713,7 +739,7 @@ public final class LuceneOracle {
         return multi(f -> getRangeQuery(f, lo, hi, il, ih));
       }
       // No DateTools parsing of the bounds, as in Elasticsearch.
-      return range(field, lo, hi, il, ih, true);
+      return range(field, lo, hi, il, ih, getAnalyzer());
     }
 
     @Override
