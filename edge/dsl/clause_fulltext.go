@@ -202,10 +202,7 @@ func (d *decoder) matchField(field string, typ matchType, o *matchOpts, path str
 	}
 	switch typ {
 	case matchPhrase, matchPhrasePrefix:
-		if len(tokens) == 1 {
-			if typ == matchPhrasePrefix {
-				return query.Prefix{Field: field, Prefix: tokens[0].Term}, nil
-			}
+		if len(tokens) == 1 && typ == matchPhrase {
 			return query.Term{Field: field, Text: tokens[0].Term}, nil
 		}
 		terms := make([]string, len(tokens))

@@ -85,7 +85,7 @@ func TestExplainD10(t *testing.T) {
 		{`{"query":{"match_phrase":{"Name":{"query":"quiet temples","slop":2}}}}`, `Name:"quiet temples"~2`},
 		{`{"query":{"match_phrase":{"Name":"temples"}}}`, `Name:temples`},
 		{`{"query":{"match_phrase_prefix":{"Name":"quiet tem"}}}`, `Name:"quiet tem*"`},
-		{`{"query":{"match_phrase_prefix":{"Name":"tem"}}}`, `Name:tem*`},
+		{`{"query":{"match_phrase_prefix":{"Name":"tem"}}}`, `Name:"tem*"`}, // as Elasticsearch prints MultiPhrasePrefixQuery
 		{`{"query":{"match_bool_prefix":{"Name":"quick brown f"}}}`, `Name:quick Name:brown Name:f*`},
 		{`{"query":{"multi_match":{"query":"café","fields":["Name^2","Data.title"]}}}`, `((Name:café)^2.0 | Data.title:café)`},
 		{`{"query":{"multi_match":{"query":"café","fields":["Name","Data.title"],"type":"most_fields"}}}`, `(Name:café | Data.title:café)~1.0`},

@@ -182,12 +182,15 @@ func exactPhraseFreq(lists [][]int) float32 {
 }
 
 // phrasePrefix expands the last term as a prefix to at most MaxExpansions terms (in term
-// order) and matches the phrase with those alternatives (match_phrase_prefix).
+// order) and matches the phrase with those alternatives (match_phrase_prefix). A
+// phrase of one term is those terms, each scored as itself, as Lucene rewrites a
+// MultiPhraseQuery of one position.
 func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float32) (scored, error) {
 	if len(q.Terms) == 0 {
 		return scored{set: newDocSet(e.n)}, nil
 	}
-	f := e.snap.Field(q.Field)
+	base, keyword := strings.CutSuffix(q.Field, ".keyword")
+	f := e.snap.Field(base)
 	if f == nil {
 		return scored{set: newDocSet(e.n)}, nil
 	}
@@ -196,6 +199,9 @@ func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float
 		max = 50
 	}
 	dict := f.Text()
+	if keyword {
+		dict = f.Keyword()
+	}
 	prefix := q.Terms[len(q.Terms)-1]
 	// The iterator's terms last until its next term: the expansions are copied, end to
 	// end into one buffer, then cut from one string.
@@ -216,6 +222,13 @@ func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float
 	all, expansions, from := string(buf), make([]string, len(ends)), 0
 	for k, end := range ends {
 		expansions[k], from = all[from:end], end
+	}
+	if len(q.Terms) == 1 {
+		clauses := make([]query.Clause, len(expansions))
+		for k, t := range expansions {
+			clauses[k] = query.Clause{Occur: query.Should, Query: query.Term{Field: q.Field, Text: t}}
+		}
+		return e.run(query.Bool{Clauses: clauses}, scoring, boost)
 	}
 	return e.phrase(q.Field, phraseSlots(q.Terms, q.Positions, expansions), q.Slop, scoring, boost)
 }
