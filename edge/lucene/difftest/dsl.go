@@ -21,8 +21,10 @@ func (g *Gen) dsl(depth int) (q, o obj) {
 		return g.matchBoolPrefix()
 	case r < 23:
 		return g.multiMatch()
-	case r < 34:
+	case r < 31:
 		return g.matchPhrase()
+	case r < 34:
+		return g.matchPhrasePrefix()
 	case r < 42:
 		return g.termClause()
 	case r < 48:

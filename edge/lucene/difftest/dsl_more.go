@@ -162,3 +162,30 @@ func (g *Gen) matchBoolPrefix() (q, o obj) {
 	o = g.withBoost(opts, obj{"t": "boolprefix", "f": t.name(), "q": text, "and": and})
 	return obj{"match_bool_prefix": obj{t.name(): opts}}, o
 }
+
+// matchPhrasePrefix is a match_phrase_prefix clause on a text field (a run of its words)
+// or an exact form (a value), the end cut short, maybe with a slop and fewer expansions
+// of the last term.
+func (g *Gen) matchPhrasePrefix() (q, o obj) {
+	t := target{f: g.weighted(g.v.Text)}
+	if g.r.IntN(6) == 0 {
+		t = target{f: g.weighted(g.v.Exact), exact: true}
+	}
+	p := g.phrase(t)
+	text := strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(p[1:strings.LastIndexByte(p, '"')])
+	if runes := []rune(text); len(runes) > 1 && g.r.IntN(3) != 0 {
+		text = string(runes[:len(runes)-1-g.r.IntN(min(len(runes)-1, 3))])
+	}
+	opts := obj{"query": text}
+	slop, maxExp := 0, 50
+	if g.r.IntN(3) == 0 {
+		slop = g.r.IntN(4)
+		opts["slop"] = slop
+	}
+	if g.r.IntN(3) == 0 {
+		maxExp = pick(g.r, []int{1, 3, 10})
+		opts["max_expansions"] = maxExp
+	}
+	o = g.withBoost(opts, obj{"t": "phraseprefix", "f": t.name(), "q": text, "slop": slop, "max": maxExp})
+	return obj{"match_phrase_prefix": obj{t.name(): opts}}, o
+}

@@ -58,6 +58,7 @@ import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.core.SimpleAnalyzer;
@@ -73,7 +74,10 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.queryparser.simple.SimpleQueryParser;
@@ -86,10 +90,13 @@ import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.RegexpQuery;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.search.TopDocs;
@@ -108,6 +115,8 @@ public final class LuceneOracle {
   static final Analyzer TEXT = new TextAnalyzer(false);
   static final Analyzer KEYWORD = new KeywordAnalyzer();
   static final Analyzer QUERY = new QueryAnalyzer();
+  /** The index, for the queries that expand terms when they are built (phrase prefixes). */
+  static IndexReader reader;
 
   public static void main(String[] args) throws Exception {
     if (args.length != 1) {
@@ -115,6 +124,7 @@ public final class LuceneOracle {
       System.exit(2);
     }
     IndexSearcher searcher = index(args[0]);
+    reader = searcher.getIndexReader();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
     int maxDoc = searcher.getIndexReader().maxDoc();
@@ -373,6 +383,10 @@ public final class LuceneOracle {
         }
         return m == null ? new MatchNoDocsQuery() : m;
       }
+      case "phraseprefix": {
+        Query m = phrasePrefix(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue(), num(q, "max", 50).intValue());
+        return m == null ? new MatchNoDocsQuery() : m;
+      }
       case "boolprefix": {
         Query m = boolPrefix(str(q, "f"), str(q, "q"), Boolean.TRUE.equals(q.get("and")));
         return m == null ? new MatchNoDocsQuery() : m;
@@ -532,6 +546,61 @@ public final class LuceneOracle {
       default:
         throw new IllegalArgumentException("unknown analyzer " + an);
     }
+  }
+
+  /**
+   * phrasePrefix is Elasticsearch's match_phrase_prefix (MultiPhrasePrefixQuery): the
+   * text's terms as analysed for the field, at their positions, the last one replaced by
+   * the first max terms of the index that start with it (in the index's order), as a
+   * MultiPhraseQuery with the slop; no term, or no expansion, matches nothing.
+   */
+  static Query phrasePrefix(String field, String text, int slop, int max) throws IOException {
+    List<String> toks = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    try (TokenStream ts = QUERY.tokenStream(field, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      PositionIncrementAttribute inc = ts.addAttribute(PositionIncrementAttribute.class);
+      ts.reset();
+      int pos = -1;
+      while (ts.incrementToken()) {
+        pos += inc.getPositionIncrement();
+        toks.add(term.toString());
+        positions.add(pos);
+      }
+      ts.end();
+    }
+    if (toks.isEmpty()) {
+      return null;
+    }
+    int last = toks.size() - 1;
+    List<Term> expanded = new ArrayList<>();
+    BytesRef prefix = new BytesRef(toks.get(last));
+    for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+      Terms terms = leaf.reader().terms(field);
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum te = terms.iterator();
+      if (te.seekCeil(prefix) == TermsEnum.SeekStatus.END) {
+        continue;
+      }
+      for (BytesRef t = te.term(); t != null && expanded.size() < max; t = te.next()) {
+        if (!StringHelper.startsWith(t, prefix)) {
+          break;
+        }
+        expanded.add(new Term(field, BytesRef.deepCopyOf(t)));
+      }
+    }
+    if (expanded.isEmpty()) {
+      return null;
+    }
+    MultiPhraseQuery.Builder b = new MultiPhraseQuery.Builder();
+    b.setSlop(slop);
+    for (int i = 0; i < last; i++) {
+      b.add(new Term[] {new Term(field, toks.get(i))}, positions.get(i));
+    }
+    b.add(expanded.toArray(new Term[0]), positions.get(last));
+    return b.build();
   }
 
   /** weights reads a query's "fields": [{"f":"<field>","b":<boost, default 1>},...]. */
