@@ -74,8 +74,8 @@
 // statistics of one of them, the fuzzy query's blended ones or the term's own, in
 // the order its hash map visits them, which Lucene's hash seed decides. The engine
 // scores the two apart, which matches neither merge exactly. The oracle fixes the seed
-// so that its answers repeat from run to run. The generator keeps fuzzy terms of three
-// characters or less to one edit, which makes the shape rarer; seed 11 still meets it
-// once in 5,000 queries (simple_query_string `pjg~1 Png webp` on the three-word field
-// Data.avatar.Extension).
+// so that its answers repeat from run to run. The generator keeps fuzzy terms of five
+// characters or less to one edit, which makes the shape rarer, not impossible: before
+// that, about one query in 5,000 met it, mostly simple_query_string on the three-word
+// fields Data.image.Extension and Data.avatar.Extension (`pjg~1 Png webp`).
 package difftest

@@ -124,7 +124,7 @@ func (g *Gen) multiMatch() (q, o obj) {
 	n := 2 + g.r.IntN(2)
 	text := g.matchText(target{f: g.weighted(g.v.Text)})
 	and := g.r.IntN(3) == 0
-	typ := pick(g.r, []string{"best_fields", "most_fields", "best_fields", "most_fields", "phrase", "bool_prefix"})
+	typ := pick(g.r, []string{"best_fields", "most_fields", "best_fields", "most_fields", "phrase", "phrase_prefix", "bool_prefix"})
 	var fields []string
 	var subs []obj
 	seen := map[string]bool{}
@@ -138,6 +138,8 @@ func (g *Gen) multiMatch() (q, o obj) {
 		switch typ {
 		case "phrase":
 			sub = obj{"t": "phrase", "f": t.name(), "q": text, "slop": 0}
+		case "phrase_prefix":
+			sub = obj{"t": "phraseprefix", "f": t.name(), "q": text, "slop": 0, "max": 50}
 		case "bool_prefix":
 			sub = obj{"t": "boolprefix", "f": t.name(), "q": text, "and": and}
 		}

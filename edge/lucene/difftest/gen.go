@@ -399,7 +399,11 @@ func (g *Gen) fuzzy(t target) string {
 			runes[i], runes[i+1] = runes[i+1], runes[i]
 		}
 	}
-	return escapeTerm(string(runes), 0, nil) + "~" + pick(g.r, []string{"", "0", "1", "1", "2", "2"})
+	edits := []string{"", "0", "1", "1", "2", "2"}
+	if len(runes) <= 5 {
+		edits = edits[:4] // see simpleQueryString's fuzzy terms
+	}
+	return escapeTerm(string(runes), 0, nil) + "~" + pick(g.r, edits)
 }
 
 // regexp is a Lucene regular expression built from a term: a character replaced by

@@ -23,6 +23,14 @@ func (g *Gen) simpleQueryString() Query {
 	if g.r.IntN(3) == 0 {
 		opts["flags"], o["flags"] = g.simpleFlags()
 	}
+	if g.r.IntN(4) == 0 {
+		g.fuzzyOptions(opts, o)
+	}
+	if g.r.IntN(5) == 0 {
+		spec, _ := g.minimumShouldMatch(3)
+		opts["minimum_should_match"] = spec
+		o["msm"] = strconv.Itoa(specInt(spec)) + specPercent(spec)
+	}
 	return Query{Kind: "simple_query_string", Query: mustJSON(obj{"simple_query_string": opts}), Oracle: mustJSON(o)}
 }
 
@@ -113,12 +121,12 @@ func (g *Gen) sqsClause(depth int, t target, ts []target) string {
 	case r < 40:
 		return sqsEscape(g.prefixSource(t)) + "*"
 	case r < 52:
-		// Two edits on a term of three characters or less reach nearly every short
-		// term, and with it the terms beside it, where Lucene's merge of equal terms
-		// decides (see the package doc).
+		// Two edits on a term of five characters or less (more than AUTO gives) reach
+		// many short terms, and with them the terms beside it, where Lucene's merge of
+		// equal terms decides (see the package doc).
 		src := g.fuzzySource(t)
 		edits := []string{"0", "1", "1", "2", "2"}
-		if utf8.RuneCountInString(src) <= 3 {
+		if utf8.RuneCountInString(src) <= 5 {
 			edits = edits[:3]
 		}
 		return sqsEscape(src) + "~" + pick(g.r, edits)
@@ -175,4 +183,21 @@ func sqsEscape(s string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// fuzzyOptions sets, now and then, fuzzy_prefix_length, fuzzy_max_expansions and
+// fuzzy_transpositions on a query_string or simple_query_string clause (opts) and its
+// oracle request (o).
+func (g *Gen) fuzzyOptions(opts, o obj) {
+	if g.r.IntN(2) == 0 {
+		n := g.r.IntN(3)
+		opts["fuzzy_prefix_length"], o["fpl"] = n, n
+	}
+	if g.r.IntN(2) == 0 {
+		n := pick(g.r, []int{1, 3, 10})
+		opts["fuzzy_max_expansions"], o["fmax"] = n, n
+	}
+	if g.r.IntN(3) == 0 {
+		opts["fuzzy_transpositions"], o["ftr"] = false, false
+	}
 }

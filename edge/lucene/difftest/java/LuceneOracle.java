@@ -365,7 +365,11 @@ public final class LuceneOracle {
       case "sqs": {
         SimpleParser sp = new SimpleParser(weights(q), num(q, "flags", -1).intValue());
         sp.setDefaultOperator(Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD);
-        return sp.parse(str(q, "q"));
+        sp.fuzzyPrefix = num(q, "fpl", 0).intValue();
+        sp.fuzzyMax = num(q, "fmax", 50).intValue();
+        sp.fuzzyTranspositions = !Boolean.FALSE.equals(q.get("ftr"));
+        Query simple = sp.parse(str(q, "q"));
+        return q.get("msm") != null ? minimumShouldMatch(simple, str(q, "msm")) : simple;
       }
       case "all":
         return new MatchAllDocsQuery();
@@ -874,6 +878,11 @@ public final class LuceneOracle {
    * transpositions).
    */
   static final class SimpleParser extends SimpleQueryParser {
+    /** fuzzy_prefix_length, fuzzy_max_expansions and fuzzy_transpositions. */
+    int fuzzyPrefix;
+    int fuzzyMax = 50;
+    boolean fuzzyTranspositions = true;
+
     SimpleParser(Map<String, Float> weights, int flags) {
       super(QUERY, weights, flags);
     }
@@ -901,7 +910,7 @@ public final class LuceneOracle {
       List<Query> qs = new ArrayList<>();
       for (Map.Entry<String, Float> e : weights.entrySet()) {
         Term t = new Term(e.getKey(), getAnalyzer().normalize(e.getKey(), text));
-        qs.add(weigh(new FuzzyQuery(t, fuzziness, 0, 50, true), e.getValue()));
+        qs.add(weigh(new FuzzyQuery(t, fuzziness, fuzzyPrefix, fuzzyMax, fuzzyTranspositions), e.getValue()));
       }
       return join(qs, 1f);
     }
