@@ -35,8 +35,9 @@
 // what Elasticsearch's SimpleQueryStringQueryParser overrides (most_fields for text, a
 // phrase per field, fuzzy and prefix terms normalized per field); and the DSL clauses
 // match, match_bool_prefix, match_phrase_prefix (max_expansions, slop), multi_match
-// (best_fields, most_fields, phrase, bool_prefix), match_phrase, bool, term, terms,
-// range, prefix and wildcard, which the oracle builds as Elasticsearch does with Lucene's own
+// (best_fields, most_fields, phrase, phrase_prefix, bool_prefix), match_phrase, bool,
+// term, terms, range, prefix and wildcard (term, prefix and wildcard also with
+// case_insensitive, as Elasticsearch's AutomatonQueries), which the oracle builds as Elasticsearch does with Lucene's own
 // analysis (QueryBuilder), term-level clauses scoring as constants (D6).
 // The oracle's classic QueryParser is set up as Elasticsearch's query_string
 // (split_on_whitespace false, leading wildcards, fuzziness AUTO for a bare ~, one-sided

@@ -221,6 +221,11 @@ func (g *Gen) termClause() (q, o obj) {
 	t := g.exactTarget()
 	v, eq := g.exactValue(t)
 	opts := obj{"value": v}
+	if s, ok := v.(string); ok && g.r.IntN(4) == 0 {
+		s = g.flipCase(s)
+		opts["value"], opts["case_insensitive"] = s, true
+		eq = obj{"t": "ci", "kind": "term", "f": t.name(), "v": s}
+	}
 	o = g.withBoost(opts, obj{"t": "const", "q": eq})
 	return obj{"term": obj{t.name(): opts}}, o
 }
@@ -302,7 +307,13 @@ func (g *Gen) patternClause(kind string) (q, o obj) {
 		v = string(runes[:i]) + pick(g.r, []string{"*", "?", "?*"}) + string(runes[min(len(runes), i+1):])
 	}
 	opts := obj{"value": v}
-	o = g.withBoost(opts, obj{"t": kind, "f": t.name(), "v": v})
+	oq := obj{"t": kind, "f": t.name(), "v": v}
+	if g.r.IntN(4) == 0 {
+		v = g.flipCase(v)
+		opts["value"], opts["case_insensitive"] = v, true
+		oq = obj{"t": "ci", "kind": kind, "f": t.name(), "v": v}
+	}
+	o = g.withBoost(opts, oq)
 	return obj{kind: obj{t.name(): opts}}, o
 }
 

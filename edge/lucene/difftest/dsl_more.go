@@ -3,6 +3,7 @@ package difftest
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -188,4 +189,20 @@ func (g *Gen) matchPhrasePrefix() (q, o obj) {
 	}
 	o = g.withBoost(opts, obj{"t": "phraseprefix", "f": t.name(), "q": text, "slop": slop, "max": maxExp})
 	return obj{"match_phrase_prefix": obj{t.name(): opts}}, o
+}
+
+// flipCase changes the case of some of s's letters, for case_insensitive clauses.
+func (g *Gen) flipCase(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if g.r.IntN(2) == 0 {
+			if unicode.IsUpper(r) {
+				r = unicode.ToLower(r)
+			} else {
+				r = unicode.ToUpper(r)
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

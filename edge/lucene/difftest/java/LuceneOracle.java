@@ -91,6 +91,10 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.MultiPhraseQuery;
+import org.apache.lucene.search.AutomatonQuery;
+import org.apache.lucene.util.automaton.Automata;
+import org.apache.lucene.util.automaton.Automaton;
+import org.apache.lucene.util.automaton.Operations;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.RegexpQuery;
@@ -391,6 +395,8 @@ public final class LuceneOracle {
         Query m = phrasePrefix(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue(), num(q, "max", 50).intValue());
         return m == null ? new MatchNoDocsQuery() : m;
       }
+      case "ci":
+        return caseInsensitive(str(q, "kind"), str(q, "f"), str(q, "v"));
       case "boolprefix": {
         Query m = boolPrefix(str(q, "f"), str(q, "q"), Boolean.TRUE.equals(q.get("and")));
         return m == null ? new MatchNoDocsQuery() : m;
@@ -605,6 +611,36 @@ public final class LuceneOracle {
     }
     b.add(expanded.toArray(new Term[0]), positions.get(last));
     return b.build();
+  }
+
+  /**
+   * caseInsensitive is Elasticsearch's case_insensitive term, prefix or wildcard query
+   * (AutomatonQueries): each code point matches itself and, when it has one, its other
+   * case (Character.toUpperCase of a lower-case letter, toLowerCase of any other); "*"
+   * and "?" of a wildcard are any string and any character, "\\" takes the next code
+   * point as it is. Constant score.
+   */
+  static Query caseInsensitive(String kind, String field, String v) {
+    List<Automaton> parts = new ArrayList<>();
+    int[] cps = v.codePoints().toArray();
+    for (int i = 0; i < cps.length; i++) {
+      int c = cps[i];
+      if (kind.equals("wildcard") && c == '*') {
+        parts.add(Automata.makeAnyString());
+      } else if (kind.equals("wildcard") && c == '?') {
+        parts.add(Automata.makeAnyChar());
+      } else if (kind.equals("wildcard") && c == '\\' && i + 1 < cps.length) {
+        parts.add(Automata.makeChar(cps[++i]));
+      } else {
+        int alt = Character.isLowerCase(c) ? Character.toUpperCase(c) : Character.toLowerCase(c);
+        parts.add(alt != c ? Operations.union(Automata.makeChar(c), Automata.makeChar(alt)) : Automata.makeChar(c));
+      }
+    }
+    if (kind.equals("prefix")) {
+      parts.add(Automata.makeAnyString());
+    }
+    Automaton a = parts.isEmpty() ? Automata.makeEmptyString() : Operations.concatenate(parts);
+    return new AutomatonQuery(new Term(field, v), a);
   }
 
   /** weights reads a query's "fields": [{"f":"<field>","b":<boost, default 1>},...]. */
