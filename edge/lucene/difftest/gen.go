@@ -95,16 +95,8 @@ func (g *Gen) qsOptions(qs, o obj, analyzer string) {
 		n := g.r.IntN(3)
 		qs["fuzziness"], o["fz"] = n, n
 	}
-	if g.r.IntN(3) == 0 {
-		n := g.r.IntN(3)
-		qs["fuzzy_prefix_length"], o["fpl"] = n, n
-	}
-	if g.r.IntN(3) == 0 {
-		n := pick(g.r, []int{1, 3, 10})
-		qs["fuzzy_max_expansions"], o["fmax"] = n, n
-	}
-	if g.r.IntN(4) == 0 {
-		qs["fuzzy_transpositions"], o["ftr"] = false, false
+	if g.r.IntN(2) == 0 {
+		g.fuzzyOptions(qs, o)
 	}
 	if g.r.IntN(3) == 0 {
 		n := g.r.IntN(4)
