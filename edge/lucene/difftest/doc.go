@@ -25,9 +25,10 @@
 // booleans and dates, with terms drawn from the items' own words, terms and values
 // (non-ASCII included);
 // the DSL clauses fuzzy (fuzziness, prefix_length, max_expansions, transpositions),
-// regexp, exists, dis_max (tie_breaker) and constant_score, match with fuzziness and
-// minimum_should_match, bool with minimum_should_match in every form (3, -1, 75%,
-// -25%);
+// regexp, exists, dis_max (tie_breaker) and constant_score, match with fuzziness,
+// minimum_should_match, analyzer and zero_terms_query, match_phrase with analyzer,
+// multi_match with minimum_should_match and tie_breaker, bool with
+// minimum_should_match in every form (3, -1, 75%, -25%);
 // simple_query_string queries in the whole simple syntax (terms, phrases with and without
 // ~slop, prefix*, fuzzy~N, + | -, groups, escapes) over one to three text or exact
 // fields, some with a ^boost, now and then with flags (names in any case, ALL, NONE, or

@@ -116,6 +116,17 @@ func (g *Gen) match() (q, o obj) {
 		}
 		om["fuzzy"] = f
 	}
+	if g.r.IntN(8) == 0 {
+		a := pick(g.r, []string{"standard", "simple", "whitespace", "keyword"})
+		opts["analyzer"], om["an"] = a, a
+	}
+	if g.r.IntN(10) == 0 {
+		// Text that analyses to no term: zero_terms_query decides.
+		text = pick(g.r, []string{"- !", "— …", "?"})
+		opts["query"], om["q"] = text, text
+		z := pick(g.r, []string{"all", "none"})
+		opts["zero_terms_query"], om["zero"] = z, z
+	}
 	o = g.withBoost(opts, om)
 	return obj{"match": obj{t.name(): opts}}, o
 }
@@ -125,6 +136,12 @@ func (g *Gen) multiMatch() (q, o obj) {
 	text := g.matchText(target{f: g.weighted(g.v.Text)})
 	and := g.r.IntN(3) == 0
 	typ := pick(g.r, []string{"best_fields", "most_fields", "best_fields", "most_fields", "phrase", "phrase_prefix", "bool_prefix"})
+	var msmSpec any
+	msm := ""
+	if !and && (typ == "best_fields" || typ == "most_fields") && g.r.IntN(4) == 0 {
+		msmSpec, _ = g.minimumShouldMatch(3)
+		msm = strconv.Itoa(specInt(msmSpec)) + specPercent(msmSpec)
+	}
 	var fields []string
 	var subs []obj
 	seen := map[string]bool{}
@@ -135,6 +152,9 @@ func (g *Gen) multiMatch() (q, o obj) {
 		}
 		seen[t.name()] = true
 		sub := obj{"t": "match", "f": t.name(), "q": text, "and": and}
+		if msm != "" {
+			sub["msm"] = msm
+		}
 		switch typ {
 		case "phrase":
 			sub = obj{"t": "phrase", "f": t.name(), "q": text, "slop": 0}
@@ -155,9 +175,16 @@ func (g *Gen) multiMatch() (q, o obj) {
 	if and {
 		opts["operator"] = "and"
 	}
+	if msmSpec != nil {
+		opts["minimum_should_match"] = msmSpec
+	}
 	tie := 0.0
 	if typ == "most_fields" || typ == "bool_prefix" {
 		tie = 1
+	}
+	if typ == "best_fields" && g.r.IntN(4) == 0 {
+		tie = pick(g.r, []float64{0.3, 0.7})
+		opts["tie_breaker"] = tie
 	}
 	o = g.withBoost(opts, obj{"t": "dismax", "tie": tie, "qs": subs})
 	return obj{"multi_match": opts}, o
@@ -179,7 +206,14 @@ func (g *Gen) matchPhrase() (q, o obj) {
 		slop = g.r.IntN(6)
 		opts["slop"] = slop
 	}
-	o = g.withBoost(opts, obj{"t": "phrase", "f": t.name(), "q": text, "slop": slop})
+	op := obj{"t": "phrase", "f": t.name(), "q": text, "slop": slop}
+	if !t.exact && g.r.IntN(8) == 0 {
+		// Not on exact forms: a phrase there runs into their missing positions, which
+		// Lucene reports only when it runs (see the package doc).
+		a := pick(g.r, []string{"standard", "simple", "whitespace", "keyword"})
+		opts["analyzer"], op["an"] = a, a
+	}
+	o = g.withBoost(opts, op)
 	return obj{"match_phrase": obj{t.name(): opts}}, o
 }
 

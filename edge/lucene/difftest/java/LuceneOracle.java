@@ -381,13 +381,16 @@ public final class LuceneOracle {
         return new MatchNoDocsQuery();
       case "match": {
         BooleanClause.Occur occ = Boolean.TRUE.equals(q.get("and")) ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
-        QueryBuilder qb = new QueryBuilder(QUERY);
+        QueryBuilder qb = new QueryBuilder(analyzer(q));
         if (q.get("fuzzy") != null) {
-          qb = new FuzzyBuilder(Json.object(q.get("fuzzy")));
+          qb = new FuzzyBuilder(analyzer(q), Json.object(q.get("fuzzy")));
         }
         Query m = qb.createBooleanQuery(str(q, "f"), str(q, "q"), occ);
         if (m != null && q.get("msm") != null) {
           m = minimumShouldMatch(m, str(q, "msm"));
+        }
+        if (m == null && "all".equals(q.get("zero"))) {
+          return new MatchAllDocsQuery();
         }
         return m == null ? new MatchNoDocsQuery() : m;
       }
@@ -402,7 +405,7 @@ public final class LuceneOracle {
         return m == null ? new MatchNoDocsQuery() : m;
       }
       case "phrase": {
-        Query m = new QueryBuilder(QUERY).createPhraseQuery(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue());
+        Query m = new QueryBuilder(analyzer(q)).createPhraseQuery(str(q, "f"), str(q, "q"), num(q, "slop", 0).intValue());
         return m == null ? new MatchNoDocsQuery() : m;
       }
       case "term":
@@ -449,8 +452,8 @@ public final class LuceneOracle {
   static final class FuzzyBuilder extends QueryBuilder {
     final Map<String, Object> opts;
 
-    FuzzyBuilder(Map<String, Object> opts) {
-      super(QUERY);
+    FuzzyBuilder(Analyzer analyzer, Map<String, Object> opts) {
+      super(analyzer);
       this.opts = opts;
     }
 
@@ -535,9 +538,9 @@ public final class LuceneOracle {
   }
 
   /**
-   * analyzer is a query_string's analysis: per field (QUERY), or the analyzer it names
-   * ("an": standard, simple, whitespace or keyword), which Elasticsearch then forces on
-   * every field, exact forms included.
+   * analyzer is a query's analysis: per field (QUERY), or the analyzer it names ("an":
+   * standard, simple, whitespace or keyword), which Elasticsearch then forces on every
+   * field, exact forms included.
    */
   static Analyzer analyzer(Map<String, Object> q) {
     Object an = q.get("an");
