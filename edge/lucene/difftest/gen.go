@@ -15,7 +15,7 @@ import (
 type Query struct {
 	Kind   string          // "query_string" or the DSL clause type
 	Query  json.RawMessage // the search DSL query object
-	Oracle json.RawMessage // the oracle's request (see java/LuceneOracle.java)
+	Oracle json.RawMessage // the oracle's request (see java/LuceneOracle.java and Queries.java)
 }
 
 // Gen generates random queries over an environment's vocabulary, deterministically
