@@ -28,7 +28,7 @@ func parseLucene(simple bool, input string, o luceneOpts) (query.Query, *edge.Er
 		PhraseSlop:           o.PhraseSlop,
 		TieBreaker:           o.TieBreaker,
 		Fuzziness:            o.Fuzziness,
-		SimpleOff:            lucene.SimpleFlag(o.SimpleOff),
+		SimpleOff:            o.SimpleOff,
 	}
 	if o.And {
 		lo.DefaultOperator = lucene.AND

@@ -11,8 +11,8 @@ import (
 	"github.com/cdaedge/cdaedge/edge/query"
 )
 
-// luceneOpts mirrors lucene.Options (edge/lucene), so that the one function that calls
-// the parser (parseLucene) is the only code that depends on that package.
+// luceneOpts mirrors lucene.Options (edge/lucene), so that the decoder reads a clause's
+// options without the parser, and one function (parseLucene) is the parser's only caller.
 type luceneOpts struct {
 	DefaultField         string
 	Fields               []string
@@ -29,7 +29,7 @@ type luceneOpts struct {
 	PhraseSlop           int
 	TieBreaker           float64
 	Fuzziness            string
-	SimpleOff            int // lucene.SimpleFlag
+	SimpleOff            lucene.SimpleFlag
 }
 
 // qsRequest is a query_string or simple_query_string clause as read: the parser's
@@ -272,59 +272,39 @@ func countNodes(q query.Query) int {
 	return n
 }
 
-// simpleFlagBit is the operator bit (lucene.SimpleFlag) of one of simple_query_string's
-// flag names, in upper case; ALL is -1 and NONE 0, as Elasticsearch has them.
-func simpleFlagBit(name string) (int, bool) {
-	for i, n := range [...]string{"AND", "NOT", "OR", "PREFIX", "PHRASE", "PRECEDENCE", "ESCAPE", "WHITESPACE", "FUZZY", "NEAR"} {
-		if name == n {
-			return 1 << i, true
-		}
-	}
-	switch name {
-	case "SLOP":
-		return 1 << 9, true // NEAR
-	case "ALL":
-		return -1, true
-	case "NONE":
-		return 0, true
-	}
-	return 0, false
-}
-
-// simpleAll is every operator of the simple syntax.
-const simpleAll = 1<<10 - 1
-
 // simpleFlags reads simple_query_string's flags as Elasticsearch does, and returns
 // the operators they leave out: a number is Lucene's bits (negative: ALL); a string
 // is names joined by "|", any case, where the first ALL or NONE decides alone.
-func simpleFlags(val jsonr.Result, p string) (int, error) {
+func simpleFlags(val jsonr.Result, p string) (lucene.SimpleFlag, error) {
 	if val.Type == jsonr.Number {
 		n, err := integer(val, p, -1<<31, 1<<31-1)
 		if err != nil || n < 0 {
 			return 0, err
 		}
-		return simpleAll &^ n, nil
+		return lucene.SimpleAll &^ lucene.SimpleFlag(n), nil
 	}
 	flags, err := strictStr(val, p)
 	if err != nil {
 		return 0, err
 	}
-	on := 0
+	var on lucene.SimpleFlag
 	for _, name := range strings.Split(flags, "|") {
 		if name == "" {
 			continue
 		}
-		bit, ok := simpleFlagBit(strings.ToUpper(name))
-		switch {
-		case !ok:
+		upper := strings.ToUpper(name)
+		switch upper {
+		case "ALL":
+			return 0, nil
+		case "NONE":
+			return lucene.SimpleAll, nil
+		}
+		flag, ok := lucene.SimpleFlagNamed(upper)
+		if !ok {
 			return 0, errorf(edge.CodeInvalidArgument, p, "unknown simple_query_string flag ["+edge.Clip(name)+
 				"]; use ALL, NONE, AND, NOT, OR, PREFIX, PHRASE, PRECEDENCE, ESCAPE, WHITESPACE, FUZZY, NEAR or SLOP")
-		case bit == -1:
-			return 0, nil
-		case bit == 0:
-			return simpleAll, nil
 		}
-		on |= bit
+		on |= flag
 	}
-	return simpleAll &^ on, nil
+	return lucene.SimpleAll &^ on, nil
 }

@@ -187,6 +187,35 @@ const (
 	SimpleAll = SimpleNear<<1 - 1
 )
 
+// SimpleFlagNamed is the operator of one of Elasticsearch's simple_query_string flag
+// names, in upper case (SLOP is NEAR's other name); ALL and NONE, which name sets, are
+// not operators and report false like an unknown name.
+func SimpleFlagNamed(name string) (SimpleFlag, bool) {
+	switch name {
+	case "AND":
+		return SimpleAnd, true
+	case "NOT":
+		return SimpleNot, true
+	case "OR":
+		return SimpleOr, true
+	case "PREFIX":
+		return SimplePrefix, true
+	case "PHRASE":
+		return SimplePhrase, true
+	case "PRECEDENCE":
+		return SimplePrecedence, true
+	case "ESCAPE":
+		return SimpleEscape, true
+	case "WHITESPACE":
+		return SimpleWhitespace, true
+	case "FUZZY":
+		return SimpleFuzzy, true
+	case "NEAR", "SLOP":
+		return SimpleNear, true
+	}
+	return 0, false
+}
+
 // fieldWeight is one field terms are searched in, with its boost.
 type fieldWeight struct {
 	name  string
