@@ -189,18 +189,13 @@ func (e *Evaluator) phrasePrefix(q query.PhrasePrefix, scoring bool, boost float
 	if len(q.Terms) == 0 {
 		return scored{set: newDocSet(e.n)}, nil
 	}
-	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	f := e.snap.Field(base)
-	if f == nil {
+	dict, ok := e.multiTermDict(q.Field)
+	if !ok {
 		return scored{set: newDocSet(e.n)}, nil
 	}
 	max := q.MaxExpansions
 	if max <= 0 {
 		max = 50
-	}
-	dict := f.Text()
-	if keyword {
-		dict = f.Keyword()
 	}
 	prefix := q.Terms[len(q.Terms)-1]
 	// The iterator's terms last until its next term: the expansions are copied, end to
