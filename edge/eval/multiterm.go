@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/automaton"
@@ -195,10 +196,7 @@ type fuzzyTerm struct {
 func fuzzyEdits(q query.Fuzzy, target []rune) int {
 	units := 0
 	for _, r := range target {
-		units++
-		if r >= 0x10000 {
-			units++
-		}
+		units += utf16.RuneLen(r) // a rune of a Go string is never a surrogate: 1 or 2
 	}
 	if q.PrefixLength >= units {
 		return 0
