@@ -117,6 +117,14 @@ func DecodeRequest(data []byte) (edge.Request, error) {
 // DecodeResponse parses one response frame that fills data exactly. The result does not
 // alias data. Headers and Body are nil when empty.
 func DecodeResponse(data []byte) (edge.Response, error) {
+	return DecodeResponseInto(data, nil)
+}
+
+// DecodeResponseInto is DecodeResponse with the body copied into a buffer of
+// bodyBuffer(n) for a body of n bytes (a freshly allocated one when bodyBuffer is nil),
+// so that a host can reuse answers' buffers: the result does not alias data either.
+// bodyBuffer returns an empty slice with at least n bytes of capacity.
+func DecodeResponseInto(data []byte, bodyBuffer func(n int) []byte) (edge.Response, error) {
 	var resp edge.Response
 	d := decoder{data: data}
 	if err := d.header(ResponseMagic); err != nil {
@@ -134,7 +142,11 @@ func DecodeResponse(data []byte) (edge.Response, error) {
 	text := string(data[:body.off-4])
 	resp.Status = int(status)
 	resp.Headers = hs.decode(data, text)
-	resp.Body = body.bytes(data)
+	if bodyBuffer == nil || body.n == 0 {
+		resp.Body = body.bytes(data)
+	} else {
+		resp.Body = append(bodyBuffer(body.n)[:0], data[body.off:body.off+body.n]...)
+	}
 	return resp, nil
 }
 

@@ -68,6 +68,29 @@ func TestResponseRoundTrip(t *testing.T) {
 	}
 }
 
+// DecodeResponseInto gives the same answers as DecodeResponse, with each non-empty body
+// in the buffer it is handed, and none aliasing the frame.
+func TestDecodeResponseIntoUsesTheBuffer(t *testing.T) {
+	for i, want := range responses {
+		frame := AppendResponse(nil, &want)
+		var buf []byte
+		got, err := DecodeResponseInto(frame, func(n int) []byte {
+			buf = make([]byte, 0, n+7)
+			return buf
+		})
+		if err != nil {
+			t.Fatalf("%d: decode: %v", i, err)
+		}
+		if len(want.Body) > 0 && &got.Body[0] != &buf[:1][0] {
+			t.Errorf("%d: the body is not in the buffer handed over", i)
+		}
+		clear(frame)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d: got %#v, want %#v", i, got, want)
+		}
+	}
+}
+
 // TestRequestLayout pins the byte layout documented in wasm/README.md.
 func TestRequestLayout(t *testing.T) {
 	r := edge.Request{Method: "GET", Path: "/a", RawQuery: "", Headers: []edge.Header{{Name: "h", Value: "v"}}, Body: []byte("B")}

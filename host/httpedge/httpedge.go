@@ -28,6 +28,14 @@ type Engine interface {
 	Serve(ctx context.Context, req *edge.Request) (*edge.Response, error)
 }
 
+// bodyRecycler is an Engine that reuses its answers' body buffers: the handler hands
+// each body back once it has written it (RecycleBody). An engine wrapped by something
+// that keeps answers (an answer cache) must not be reached through this: the wrapper
+// does not have the method, so the handler recycles nothing.
+type bodyRecycler interface {
+	RecycleBody(body []byte)
+}
+
 // Options configures the handler. The zero value gives the defaults.
 type Options struct {
 	// MaxBodyBytes bounds a request body (413 `payload_too_large` above it, D11); zero
@@ -58,6 +66,7 @@ func NewHandler(e Engine, opts Options) http.Handler {
 		opts.RetryAfter = time.Second
 	}
 	h := &handler{engine: e, opts: opts}
+	h.recycler, _ = e.(bodyRecycler)
 	if opts.MaxInFlight > 0 {
 		h.inflight = make(chan struct{}, opts.MaxInFlight)
 	}
@@ -66,6 +75,7 @@ func NewHandler(e Engine, opts Options) http.Handler {
 
 type handler struct {
 	engine   Engine
+	recycler bodyRecycler // e, when it reuses its answers' buffers; nil otherwise
 	opts     Options
 	inflight chan struct{} // one token per request in the engine; nil: unbounded
 }
@@ -142,7 +152,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, e.Message)
 		return
 	}
-	if err != nil {
+	var lent []byte // the engine's body, even once compression replaces it
+	if err == nil {
+		lent = resp.Body
+	} else {
 		level := slog.LevelError
 		if r.Context().Err() != nil {
 			level = slog.LevelDebug // the client left; nobody reads the answer
@@ -154,6 +167,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.opts.Compressor.Apply(resp, compress.Negotiate(r.Header.Get("Accept-Encoding")))
 	}
 	writeResponse(w, resp, head)
+	if h.recycler != nil && lent != nil {
+		h.recycler.RecycleBody(lent) // written: net/http keeps none of it after Write
+	}
 }
 
 // unavailable answers 503 `unavailable` with Retry-After.

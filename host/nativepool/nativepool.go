@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/router"
+	"github.com/cdaedge/cdaedge/host/bodybuf"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
@@ -23,6 +24,7 @@ type Pool struct {
 	opts     router.Options
 	set      atomic.Pointer[set]
 	failures atomic.Uint64
+	bodies   bodybuf.Pool // the answers' bodies, copied out of the routers' (RecycleBody)
 }
 
 // set is the routers of one snapshot set. A request keeps the set it started with, so
@@ -36,6 +38,9 @@ type set struct {
 
 // New returns a pool of routers serving snaps with opts.
 func New(snaps []*snapshot.Snapshot, opts router.Options) *Pool {
+	// Serve copies each body out of its router into a buffer of p.bodies, which the
+	// HTTP handler reuses: a copy, where the router's own copy was a fresh allocation.
+	opts.LendBodies = true
 	p := &Pool{opts: opts}
 	p.set.Store(&set{snaps: snaps})
 	return p
@@ -110,8 +115,17 @@ func (p *Pool) Serve(ctx context.Context, req *edge.Request) (resp *edge.Respons
 		}
 		s.put(r)
 	}()
-	return r.Serve(req), nil
+	resp = r.Serve(req)
+	if len(resp.Body) > 0 { // lent by the router until it answers again: copied out first
+		resp.Body = append(p.bodies.Get(len(resp.Body)), resp.Body...)
+	}
+	return resp, nil
 }
+
+// RecycleBody hands back the body of an answer of Serve once it is written, for a later
+// answer's body to reuse its buffer. The caller must not use body afterwards, nor hand
+// back a body that anything else still holds (an answer cache's entry).
+func (p *Pool) RecycleBody(body []byte) { p.bodies.Put(body) }
 
 // Close drops the routers; later Serve calls return ErrClosed.
 func (p *Pool) Close(ctx context.Context) error {

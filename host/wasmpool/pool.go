@@ -36,6 +36,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/edge/wire"
+	"github.com/cdaedge/cdaedge/host/bodybuf"
 )
 
 // ErrClosed is returned by Serve after Close.
@@ -101,6 +102,7 @@ type Pool struct {
 	closeOnce sync.Once
 	bg        sync.WaitGroup // background replacements and retirements
 	failures  atomic.Uint64  // calls that failed (traps, guest exits, bad frames)
+	bodies    bodybuf.Pool   // the answers' bodies, copied out of guest memory (RecycleBody)
 
 	beforeCall func() // test hook: runs before each call into an instance
 }
@@ -268,6 +270,11 @@ func (p *Pool) Swap(ctx context.Context, snapshots []File) error {
 	p.bg.Go(func() { old.retire(p.ctx) })
 	return nil
 }
+
+// RecycleBody hands back the body of an answer of Serve once it is written, for a later
+// answer's body to reuse its buffer. The caller must not use body afterwards, nor hand
+// back a body that anything else still holds (an answer cache's entry).
+func (p *Pool) RecycleBody(body []byte) { p.bodies.Put(body) }
 
 // Serve answers req with an instance of the current generation, waiting for a free one
 // for up to Options.QueueTimeout while ctx allows. An error means no answer: the pool
@@ -486,6 +493,7 @@ type instance struct {
 	files                                           map[[32]byte]*source // the generation's, by hash
 	frame                                           []byte               // request frame buffer, reused
 	stack                                           [2]uint64            // call stack for CallWithStack, reused
+	bodyBuffer                                      func(n int) []byte   // the pool's bodies.Get
 }
 
 // maxKeptFrame is the largest request frame buffer an instance keeps for reuse.
@@ -507,6 +515,7 @@ func (g *generation) newInstance(ctx context.Context) (*instance, error) {
 		loadSnapshot: mod.ExportedFunction("load_snapshot"),
 		configure:    mod.ExportedFunction("configure"),
 		files:        g.files,
+		bodyBuffer:   p.bodies.Get,
 	}
 	if err := inst.give(ctx, inst.configure, wire.AppendOptions(nil, &p.opts.Router)); err != nil {
 		inst.close()
@@ -615,7 +624,7 @@ func (in *instance) serve(ctx context.Context, timeout time.Duration, req *edge.
 			return nil, err
 		}
 	}
-	resp, err := wire.DecodeResponse(out) // copies out of guest memory
+	resp, err := wire.DecodeResponseInto(out, in.bodyBuffer) // copies out of guest memory
 	if err != nil {
 		return nil, fmt.Errorf("decode response: %w", err)
 	}
