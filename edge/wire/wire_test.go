@@ -201,6 +201,10 @@ func FuzzDecodeResponse(f *testing.F) {
 		if again := AppendResponse(nil, &resp); !bytes.Equal(again, data) {
 			t.Fatalf("re-encoded %q, input %q", again, data)
 		}
+		into, err := DecodeResponseInto(data, func(n int) []byte { return make([]byte, 3, n+3) })
+		if err != nil || !reflect.DeepEqual(into, resp) {
+			t.Fatalf("DecodeResponseInto gave %#v, %v; DecodeResponse %#v", into, err, resp)
+		}
 	})
 }
 
