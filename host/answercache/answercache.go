@@ -26,10 +26,17 @@ type Engine interface {
 	Serve(ctx context.Context, req *edge.Request) (*edge.Response, error)
 }
 
+// bodyRecycler is an Engine that reuses its answers' body buffers once handed back
+// (the wasm and native pools).
+type bodyRecycler interface {
+	RecycleBody(body []byte)
+}
+
 // Cache is an Engine that answers from its memory when it can and asks next otherwise.
 // It is safe for concurrent use.
 type Cache struct {
 	next     Engine
+	recycler bodyRecycler // next, when it reuses its answers' buffers; nil otherwise
 	maxBytes int64
 
 	mu      sync.Mutex
@@ -54,7 +61,9 @@ const entryOverhead = 256
 // than an eighth of maxBytes is not kept, so that one large answer does not empty the
 // cache of the many small ones.
 func New(next Engine, maxBytes int64) *Cache {
-	return &Cache{next: next, maxBytes: maxBytes, entries: map[string]*list.Element{}}
+	c := &Cache{next: next, maxBytes: maxBytes, entries: map[string]*list.Element{}}
+	c.recycler, _ = next.(bodyRecycler)
+	return c
 }
 
 // Serve answers req from the cache, or from the engine (keeping the answer when it may
@@ -76,7 +85,13 @@ func (c *Cache) Serve(ctx context.Context, req *edge.Request) (*edge.Response, e
 	c.mu.Unlock()
 	resp, err := c.next.Serve(ctx, req)
 	if err == nil && keepable(resp) {
-		c.put(gen, key, resp)
+		if kept := c.put(gen, key, resp); kept != nil && c.recycler != nil {
+			// The answer goes out from the kept copy, as a hit's does, and the engine's
+			// buffer, which nothing else holds, goes back to it. The Cache itself has no
+			// RecycleBody: what it answers is never the engine's to reuse.
+			c.recycler.RecycleBody(resp.Body)
+			resp = clone(kept, false)
+		}
 		resp.Headers = append(resp.Headers, edge.Header{Name: "Cache-Status", Value: statusMiss})
 	}
 	return resp, err
@@ -127,20 +142,21 @@ func (c *Cache) get(key string) *edge.Response {
 }
 
 // put keeps a copy of resp under key, unless the cache was purged since gen, evicting the
-// least recently used answers to stay within the size.
-func (c *Cache) put(gen uint64, key string, resp *edge.Response) {
+// least recently used answers to stay within the size. It returns the copy, or nil
+// when it keeps none.
+func (c *Cache) put(gen uint64, key string, resp *edge.Response) *edge.Response {
 	size := int64(len(key)+len(resp.Body)) + entryOverhead
 	for _, h := range resp.Headers {
 		size += int64(len(h.Name) + len(h.Value))
 	}
 	if size > c.maxBytes/8 {
-		return
+		return nil
 	}
 	kept := clone(resp, true)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
-		return // computed on a snapshot set that no longer serves, perhaps
+		return nil // computed on a snapshot set that no longer serves, perhaps
 	}
 	if old := c.entries[key]; old != nil {
 		c.size -= old.Value.(*entry).size
@@ -155,6 +171,7 @@ func (c *Cache) put(gen uint64, key string, resp *edge.Response) {
 		delete(c.entries, e.key)
 		c.size -= e.size
 	}
+	return kept
 }
 
 // clone copies resp's headers (the HTTP adapter edits the headers of the answer it gets:

@@ -182,3 +182,47 @@ func TestBounded(t *testing.T) {
 		t.Fatalf("an answer over an eighth of the cache was kept (engine calls %d)", eng.calls)
 	}
 }
+
+// recycling answers every request with a fresh buffer of its own and records the
+// buffers handed back.
+type recycling struct {
+	cc       string
+	recycled [][]byte
+}
+
+func (e *recycling) Serve(_ context.Context, req *edge.Request) (*edge.Response, error) {
+	return &edge.Response{Status: 200, Headers: []edge.Header{{Name: "Cache-Control", Value: e.cc}},
+		Body: []byte(`{"answer":"` + req.RawQuery + `"}`)}, nil
+}
+
+func (e *recycling) RecycleBody(b []byte) {
+	clear(b) // as the next answer would overwrite it
+	e.recycled = append(e.recycled, b)
+}
+
+// A kept answer goes out from the cache's copy and the engine's buffer goes back to it;
+// an answer the cache does not keep goes out in the engine's buffer, which the cache
+// does not hand back (the HTTP adapter sees no RecycleBody on the cache), and a hit
+// hands back nothing.
+func TestEngineBuffersGoBackOnlyWhenCopied(t *testing.T) {
+	for _, tc := range []struct {
+		cc       string
+		recycled int
+	}{{"public, max-age=60", 1}, {"private, no-store", 0}} {
+		e := &recycling{cc: tc.cc}
+		c := New(e, 1<<20)
+		if _, ok := any(c).(interface{ RecycleBody([]byte) }); ok {
+			t.Fatal("the cache offers RecycleBody: its hits' bodies would be reused under it")
+		}
+		req := &edge.Request{Method: "GET", Path: "/cda/rest/v1/env/contents", RawQuery: "page=2"}
+		for range 2 {
+			resp, err := c.Serve(context.Background(), req)
+			if err != nil || string(resp.Body) != `{"answer":"page=2"}` {
+				t.Fatalf("%s: got %q, %v", tc.cc, resp.Body, err)
+			}
+		}
+		if len(e.recycled) != tc.recycled {
+			t.Fatalf("%s: %d buffers handed back, want %d", tc.cc, len(e.recycled), tc.recycled)
+		}
+	}
+}
