@@ -14,22 +14,25 @@ import (
 // luceneOpts mirrors lucene.Options (edge/lucene), so that the decoder reads a clause's
 // options without the parser, and one function (parseLucene) is the parser's only caller.
 type luceneOpts struct {
-	DefaultField         string
-	Fields               []string
-	And                  bool
-	Analyzer             analysis.Analyzer
-	AnalyzerLowercases   bool
-	FieldAnalysis        func(field string) (analysis.Analyzer, bool)
-	AllowLeadingWildcard bool
-	AnalyzeWildcard      bool
-	MaxClauses           int
-	FuzzyMaxExpansions   int
-	FuzzyPrefixLength    int
-	FuzzyTranspositions  bool
-	PhraseSlop           int
-	TieBreaker           float64
-	Fuzziness            string
-	SimpleOff            lucene.SimpleFlag
+	DefaultField       string
+	Fields             []string
+	And                bool
+	Analyzer           analysis.Analyzer
+	AnalyzerLowercases bool
+	FieldAnalysis      func(field string) (analysis.Analyzer, bool)
+	// FieldsAnalysedByDefault: Fields are every analysed text field (fieldAnalysis
+	// gives each the default analysis).
+	FieldsAnalysedByDefault bool
+	AllowLeadingWildcard    bool
+	AnalyzeWildcard         bool
+	MaxClauses              int
+	FuzzyMaxExpansions      int
+	FuzzyPrefixLength       int
+	FuzzyTranspositions     bool
+	PhraseSlop              int
+	TieBreaker              float64
+	Fuzziness               string
+	SimpleOff               lucene.SimpleFlag
 }
 
 // qsRequest is a query_string or simple_query_string clause as read: the parser's
@@ -220,6 +223,9 @@ func (d *decoder) queryStringFields(o *luceneOpts, r *qsRequest, path string) er
 		// parser over all fields, where ">x" without a field is a range in each and a
 		// lone "*" is every item.
 		o.DefaultField, o.Fields = "*", d.expandPattern("*")
+		// Text fields, by their types, never dates: fieldAnalysis gives each the
+		// default analysis (the parser still asks about a name ending in ".keyword").
+		o.FieldsAnalysedByDefault = d.schema != nil
 	}
 	if len(o.Fields) > d.lim.MaxClauses {
 		return errorf(edge.CodeTooComplex, path, "the query names more than "+strconv.Itoa(d.lim.MaxClauses)+" fields (limit: max clause count)")
@@ -262,8 +268,10 @@ func (d *decoder) fieldAnalysis(a analysis.Analyzer, lowercases, forced bool) fu
 func countNodes(q query.Query) int {
 	n := 0
 	query.Inspect(q, func(q query.Query) bool {
-		switch q.(type) {
+		switch q := q.(type) {
 		case nil, query.Boost, query.ConstantScore:
+		case query.FieldTerms:
+			n += q.Nodes()
 		default:
 			n++
 		}

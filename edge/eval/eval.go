@@ -74,6 +74,10 @@ func (e *Evaluator) run(q query.Query, scoring bool, boost float32) (scored, err
 		return e.constant(inner.set, scoring, boost), err
 	case query.DisMax:
 		return e.disMax(q, scoring, boost)
+	case query.FieldTerms:
+		// Node by node, as the DisMax it stands for (this step is the DisMax's); the
+		// top-k path, which full-text searches take, plans it without expanding it.
+		return e.disMax(q.Expand(), scoring, boost)
 	}
 	return scored{}, edge.Errorf(edge.CodeInternal, "unsupported query node %s", q)
 }

@@ -58,6 +58,16 @@ type Evaluator struct {
 	perItemValues bool
 	// tk is the top-k path's state (nil until a search takes it).
 	tk *tkScratch
+	// ftFields are the fields of the last list of fields a FieldTerms named
+	// (fieldTermsFields), and whether a name of it is a pattern.
+	ftFields struct {
+		names   []string
+		fields  []resolvedTerm
+		pattern bool
+	}
+	// ftWords says, per text of the FieldTerms being planned, whether it is a word
+	// (isWord): the same in every field.
+	ftWords []bool
 	// replay, while a search the top-k path left to the node-by-node way runs, are the
 	// terms it looked up, in order, and replayAt the next one (keepLookups).
 	replay   []tkLookup

@@ -32,16 +32,26 @@ func (e *Evaluator) lookupTerm(q query.Term) resolvedTerm {
 		e.replayAt++ // planTopK looked it up, in the same order (keepLookups)
 		return e.replay[at].r
 	}
-	base, keyword := strings.CutSuffix(q.Field, ".keyword")
-	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
+	r := e.resolveField(q.Field)
 	if r.f == nil || q.CaseInsensitive {
+		return r
+	}
+	r.i, r.found = r.dict.Find(q.Text)
+	return r
+}
+
+// resolveField finds the field and dictionary a term on field reads, as lookupTerm
+// does; the result names no term yet.
+func (e *Evaluator) resolveField(field string) resolvedTerm {
+	base, keyword := strings.CutSuffix(field, ".keyword")
+	r := resolvedTerm{f: e.snap.Field(base), keyword: keyword}
+	if r.f == nil {
 		return r
 	}
 	r.dict = r.f.TextDict()
 	if keyword {
 		r.dict = r.f.KeywordDict()
 	}
-	r.i, r.found = r.dict.Find(q.Text)
 	return r
 }
 
@@ -53,10 +63,13 @@ func (e *Evaluator) resolveTerm(q query.Term) (r resolvedTerm, ok bool) {
 		return r, false
 	}
 	r = e.lookupTerm(q)
-	if r.f == nil || r.found {
-		return r, true
-	}
-	return r, r.keyword || !r.f.HasValues() // else a typed value may match
+	return r, scoresFromDict(r)
+}
+
+// scoresFromDict reports whether term evaluates the looked-up r from its dictionary
+// (or matches nothing): not when a typed value of r's field may match instead.
+func scoresFromDict(r resolvedTerm) bool {
+	return r.f == nil || r.found || r.keyword || !r.f.HasValues()
 }
 
 // How termInto merges a term's scores into an array.

@@ -109,6 +109,12 @@ func collectHighlightTerms(q query.Query, add func(field, term string, pred func
 		for _, s := range q.Queries {
 			collectHighlightTerms(s, add, errp)
 		}
+	case query.FieldTerms:
+		for _, f := range q.Fields {
+			for _, t := range q.Texts {
+				add(f, t, nil)
+			}
+		}
 	case query.Term:
 		if q.CaseInsensitive {
 			lower := strings.ToLower(q.Text)

@@ -180,8 +180,132 @@ func (e *Evaluator) planScorer(q query.Query, boost float32, p *tkPlan) (live, o
 			return false, false
 		}
 		return e.planChildren(nil, q.Queries, tkOp{kind: tkOpMax, tie: tie}, boost, p)
+	case query.FieldTerms:
+		tie := float32(q.TieBreaker)
+		if !(tie >= 0 && tie <= 1) {
+			return false, false
+		}
+		return e.planFieldTerms(q, tkOp{kind: tkOpMax, tie: tie}, boost, p)
 	}
 	return false, false
+}
+
+// planFieldTerms plans q as planChildren plans the DisMax it stands for (its step is
+// q's), field by field, without building that DisMax.
+func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p *tkPlan) (live, ok bool) {
+	if e.fieldTermsFields(q.Fields); e.ftFields.pattern {
+		return false, false // not a FieldTerms the parser makes: run expands its patterns
+	}
+	e.ftWords = e.ftWords[:0]
+	for _, t := range q.Texts {
+		e.ftWords = append(e.ftWords, isWord(t))
+	}
+	var kids tkKids
+	for i := range q.Fields {
+		ops, terms := len(p.ops), len(p.terms)
+		l, ok := e.planFieldQuery(q, i, boost, p)
+		if !ok {
+			return false, false
+		}
+		kids.add(p, ops, terms, l)
+	}
+	return kids.close(p, op), true
+}
+
+// planFieldQuery plans field i's query of a FieldTerms as planScorer plans it: under a
+// Boost node when the field's boost is not 1, its Term, or the Bool of its Terms as
+// planShould plans it; the same checks and steps, in order.
+func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, boost float32, p *tkPlan) (live, ok bool) {
+	if w := q.Boost(i); w != 1 {
+		if len(p.terms) >= maxTopKTerms {
+			return false, false
+		}
+		p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Boost's step
+		boost *= float32(w)
+		if !(w >= 0) || !finiteWeight(boost) {
+			return false, false
+		}
+	}
+	field, words := e.fieldTermsFields(q.Fields)[i], e.ftWords
+	if len(q.Texts) == 1 {
+		return e.planFieldTerm(q.Fields[i], field, q.Texts[0], words[0], boost, p)
+	}
+	if len(p.terms) >= maxTopKTerms {
+		return false, false
+	}
+	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Bool's step
+	if len(q.Texts) > maxBoolClauses || q.Occur != query.Should {
+		return false, false
+	}
+	var kids tkKids
+	for j, t := range q.Texts {
+		ops, terms := len(p.ops), len(p.terms)
+		l, ok := e.planFieldTerm(q.Fields[i], field, t, words[j], boost, p)
+		if !ok {
+			return false, false
+		}
+		kids.add(p, ops, terms, l)
+	}
+	live = kids.close(p, tkOp{kind: tkOpSum})
+	p.charges = append(p.charges, tkCharge{steps: len(q.Texts) * ((e.n + 63) / 64), filter: -1})
+	return live, true
+}
+
+// planFieldTerm plans the Term of text on name, whose field is resolved already
+// (fieldTermsFields), as planScorer plans a Term.
+func (e *Evaluator) planFieldTerm(name string, field resolvedTerm, text string, word bool, boost float32, p *tkPlan) (live, ok bool) {
+	if len(p.terms) >= maxTopKTerms {
+		return false, false
+	}
+	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Term's step
+	q, r := query.Term{Field: name, Text: text}, field
+	if r.f != nil {
+		r.i, r.found = r.dict.Find(text)
+	}
+	p.looked = append(p.looked, tkLookup{q: q, r: r})
+	if !scoresFromDict(r) {
+		return false, word // planLookedUp's answer, with isWord(text) worked out once
+	}
+	return e.planLookedUp(q, r, true, boost, p)
+}
+
+// fieldTermsFields returns the fields and dictionaries of names (resolveField), the
+// Fields of a FieldTerms. The last list is kept with them: a query over every field
+// names the same list, the snapshot's own, in every request and every word; and the
+// list itself is kept, so that no other list can take its place in memory.
+func (e *Evaluator) fieldTermsFields(names []string) []resolvedTerm {
+	c := &e.ftFields
+	if len(c.names) != len(names) || len(names) == 0 || &c.names[0] != &names[0] {
+		c.names, c.fields, c.pattern = names, c.fields[:0], false
+		for _, name := range names {
+			c.fields = append(c.fields, e.resolveField(name))
+			c.pattern = c.pattern || strings.Contains(name, "*")
+		}
+	}
+	return c.fields
+}
+
+// tkKids keeps count of the children of a sum or dis_max node being planned: a child
+// with no term found scores nothing and leaves the program (planChildren).
+type tkKids struct{ kept int }
+
+// add records a child planned from ops and terms (the program's lengths before it).
+func (k *tkKids) add(p *tkPlan, ops, terms int, live bool) {
+	if !live {
+		p.ops, p.terms = p.ops[:ops], p.terms[:terms]
+		return
+	}
+	k.kept++
+}
+
+// close ends the node: op over the children kept, or the one child itself; it reports
+// whether any child was kept.
+func (k *tkKids) close(p *tkPlan, op tkOp) bool {
+	if k.kept > 1 {
+		op.n = int32(k.kept)
+		p.ops = append(p.ops, op)
+	}
+	return k.kept > 0
 }
 
 // planTerm plans a term as term and termInto evaluate it: a found term's postings
@@ -191,12 +315,18 @@ func (e *Evaluator) planTerm(q query.Term, boost float32, p *tkPlan) (live, ok b
 	if !q.CaseInsensitive && !strings.Contains(q.Field, "*") { // resolveTerm looked it up
 		p.looked = append(p.looked, tkLookup{q: q, r: r})
 	}
+	return e.planLookedUp(q, r, ok, boost, p)
+}
+
+// isWord reports whether text cannot read as a typed value: a number or a boolean.
+func isWord(text string) bool { return !numberLike(text) && text != "true" && text != "false" }
+
+// planLookedUp is planTerm once q is resolved to r (ok: as resolveTerm says).
+func (e *Evaluator) planLookedUp(q query.Term, r resolvedTerm, ok bool, boost float32, p *tkPlan) (live, okPlan bool) {
 	if !ok {
 		// A word on a field of typed values (a date, a number) that cannot read as one
 		// matches nothing: term tries typedEquals, which gives up on it.
-		text := q.Text
-		words := !q.CaseInsensitive && !strings.Contains(q.Field, "*") && !numberLike(text) && text != "true" && text != "false"
-		return false, words
+		return false, !q.CaseInsensitive && !strings.Contains(q.Field, "*") && isWord(q.Text)
 	}
 	if r.f == nil || !r.found {
 		return false, true
@@ -233,7 +363,7 @@ func (e *Evaluator) planShould(q query.Bool, boost float32, p *tkPlan) (live, ok
 // queries), keeping only those with a term found; a node left with one child is that
 // child (its one score is the node's: x + 0 and max(0, x) + tie × 0 are x).
 func (e *Evaluator) planChildren(clauses []query.Clause, queries []query.Query, op tkOp, boost float32, p *tkPlan) (live, ok bool) {
-	kept := 0
+	var kids tkKids
 	for i := range len(clauses) + len(queries) {
 		var child query.Query
 		if clauses != nil {
@@ -246,17 +376,9 @@ func (e *Evaluator) planChildren(clauses []query.Clause, queries []query.Query, 
 		if !ok {
 			return false, false
 		}
-		if !l {
-			p.ops, p.terms = p.ops[:ops], p.terms[:terms]
-			continue
-		}
-		kept++
+		kids.add(p, ops, terms, l)
 	}
-	if kept > 1 {
-		op.n = int32(kept)
-		p.ops = append(p.ops, op)
-	}
-	return kept > 0, true
+	return kids.close(p, op), true
 }
 
 // finiteWeight reports whether boost w keeps every score finite: sums of a bounded

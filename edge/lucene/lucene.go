@@ -79,6 +79,10 @@ type Options struct {
 	// analyzer, or a nil FieldAnalysis, means the default: ExactAnalysis for exact
 	// (".keyword") fields, Analyzer and AnalyzerLowercases for every other field.
 	FieldAnalysis func(field string) (a analysis.Analyzer, lowercases bool)
+	// FieldsAnalysedByDefault says that FieldAnalysis gives every field of Fields the
+	// default analysis (every analysed text field of an environment, listed), so the
+	// parser need not ask it about each of them.
+	FieldsAnalysedByDefault bool
 	// AllowLeadingWildcard is allow_leading_wildcard (Elasticsearch: true).
 	AllowLeadingWildcard bool
 	// AnalyzeWildcard is analyze_wildcard: a prefix term (`foo-ba*`) is analysed,
@@ -242,6 +246,11 @@ type builder struct {
 	byDefaultSet  bool
 	// clauseSlab is where clauses carves the clause lists of analysed text from.
 	clauseSlab []query.Clause
+	// allTerms says whether every field of all analyses text by default (1) or not (2),
+	// once known (0: not yet); allNames and allBoosts are all's for query.FieldTerms.
+	allTerms  uint8
+	allNames  []string
+	allBoosts []float64
 }
 
 // clauseSlabSize is how many clauses the builder allocates at once for the clause
@@ -366,6 +375,73 @@ func (b *builder) perField(fields []fieldWeight, tie float64, build func(field s
 	return query.DisMax{Queries: qs, TieBreaker: tie}
 }
 
+// textPerField is perField building textQuery for each field. Text over the list of
+// all the fields, when they all analyse it by default (a query_string's words over
+// every field), becomes the query.FieldTerms of its tokens: the DisMax perField would
+// build, in one node rather than a Term (or a Bool of Terms) and a Boost per field.
+func (b *builder) textPerField(fields []fieldWeight, tie float64, text string) query.Query {
+	if len(fields) > 1 && len(fields) == len(b.all) && &fields[0] == &b.all[0] && b.allByDefault() {
+		if toks := b.analyzeByDefault(text); len(toks) > 0 {
+			for range len(fields) * len(toks) {
+				if !b.leaf() { // counted as textQuery counts them, a term at a time
+					return nil
+				}
+			}
+			texts := make([]string, len(toks))
+			for i, t := range toks {
+				texts[i] = t.Term
+			}
+			return query.FieldTerms{Fields: b.allNames, Boosts: b.allBoosts, Texts: texts, Occur: b.occur(), TieBreaker: tie}
+		}
+	}
+	return b.perField(fields, tie, func(f string) query.Query { return b.textQuery(f, text) })
+}
+
+// allByDefault reports whether every field of all analyses text with the default
+// analyzer (and none is a pattern, which the evaluator expands), working it out (and
+// all's names and boosts) at the first call of a parse.
+func (b *builder) allByDefault() bool {
+	if b.allTerms == 0 {
+		b.allTerms = 2
+		for _, f := range b.all {
+			if strings.Contains(f.name, "*") {
+				return false
+			}
+			if b.opts.FieldsAnalysedByDefault && !IsExactField(f.name) { // a member named "keyword" reads as an exact form
+				continue
+			}
+			if _, _, byDefault := b.analysisOf(f.name); !byDefault {
+				return false
+			}
+		}
+		b.allTerms = 1
+		// The list the options named, when it names the fields as they are (every
+		// field, resolved once per snapshot): no copy per request.
+		same := len(b.opts.Fields) == len(b.all)
+		for i := 0; same && i < len(b.all); i++ {
+			same = b.all[i].name == b.opts.Fields[i]
+		}
+		if same {
+			b.allNames = b.opts.Fields
+		} else {
+			b.allNames = make([]string, len(b.all))
+			for i, f := range b.all {
+				b.allNames[i] = f.name
+			}
+		}
+		for _, f := range b.all {
+			if f.boost != 1 {
+				b.allBoosts = make([]float64, len(b.all))
+				for j, g := range b.all {
+					b.allBoosts[j] = g.boost
+				}
+				break
+			}
+		}
+	}
+	return b.allTerms == 1
+}
+
 // occur is the occurrence of clauses joined by the default operator.
 func (b *builder) occur() query.Occur {
 	if b.opts.DefaultOperator == AND {
@@ -400,8 +476,14 @@ func (b *builder) analyze(field, text string) []analysis.Token {
 		b.tokens = a(b.tokens[:0], text)
 		return b.tokens
 	}
+	return b.analyzeByDefault(text)
+}
+
+// analyzeByDefault returns the tokens of text analysed by the default analyzer
+// (Options.Analyzer), kept for the next field as analyze says.
+func (b *builder) analyzeByDefault(text string) []analysis.Token {
 	if !b.byDefaultSet || b.byDefaultText != text {
-		b.byDefault, b.byDefaultText, b.byDefaultSet = a(b.byDefault[:0], text), text, true
+		b.byDefault, b.byDefaultText, b.byDefaultSet = b.opts.Analyzer(b.byDefault[:0], text), text, true
 	}
 	return b.byDefault
 }

@@ -270,7 +270,7 @@ func (s *simple) consumeToken(st *sstate) {
 			edits = 2
 		}
 		if edits == 0 {
-			q = s.perField(fields, 1, func(f string) query.Query { return s.textQuery(f, text) })
+			q = s.textPerField(fields, 1, text)
 		} else {
 			q = s.perField(fields, 1, func(f string) query.Query { return s.fuzzy(f, text, edits) })
 		}
@@ -288,7 +288,7 @@ func (s *simple) consumeToken(st *sstate) {
 	default:
 		text := string(s.buf)
 		// Elasticsearch's most_fields: a DisMax with tie breaker 1 over the fields.
-		q = s.perField(fields, 1, func(f string) query.Query { return s.textQuery(f, text) })
+		q = s.textPerField(fields, 1, text)
 	}
 	s.buildTree(st, q)
 }

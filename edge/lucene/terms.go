@@ -117,9 +117,7 @@ func (p *parser) fieldQuery(field, text string) query.Query {
 			return p.rangeQuery(field, "", text[1:], false, true, true, false)
 		}
 	}
-	return p.perField(p.fieldsFor(field), p.opts.TieBreaker, func(f string) query.Query {
-		return p.textQuery(f, text)
-	})
+	return p.textPerField(p.fieldsFor(field), p.opts.TieBreaker, text)
 }
 
 func (p *parser) exists(field string) query.Query {

@@ -13,7 +13,8 @@ type Visitor interface {
 
 // Walk traverses q depth-first, in order: v.Visit(q), then, if that returns a non-nil w,
 // each child with w (Bool clauses in order, the query in Boost and ConstantScore, DisMax
-// queries in order), then w.Visit(nil). Nil queries are not visited.
+// queries in order), then w.Visit(nil). Nil queries are not visited. A FieldTerms is
+// one node: its Terms exist only in its Expand.
 func Walk(v Visitor, q Query) {
 	if q == nil {
 		return
