@@ -54,6 +54,11 @@ func TestWordsOverEveryFieldAreFieldTerms(t *testing.T) {
 		}
 	}
 
+	// An empty name in the list is left out of the FieldTerms too.
+	if q, _ := Parse("coffee", Options{Fields: []string{"Name", "", "Data.body"}}); !reflect.DeepEqual(q, query.FieldTerms{Fields: []string{"Name", "Data.body"}, Texts: []string{"coffee"}, Occur: query.Should}) {
+		t.Errorf("a list with an empty name: %#v", q)
+	}
+
 	// Fields said to analyse by default are not asked about, but for the name of an
 	// exact form.
 	asked := 0

@@ -229,15 +229,15 @@ type fieldWeight struct {
 // builder holds what the classic and the simple parser share: the options, the
 // input (for error positions), the clause budget and the analysis scratch buffer.
 type builder struct {
-	opts    Options
-	input   string
-	leaves  int
-	err     *SyntaxError
-	tokens  []analysis.Token
-	all     []fieldWeight // the fields of "all fields" (DefaultField "*" or Fields)
-	dflt    string        // the parser's default field; "" when Fields are used
-	errAt   int           // offset to report a limit error at
-	scratch []byte
+	opts      Options
+	input     string
+	leafCount int // leaf queries built so far (leaves)
+	err       *SyntaxError
+	tokens    []analysis.Token
+	all       []fieldWeight // the fields of "all fields" (DefaultField "*" or Fields)
+	dflt      string        // the parser's default field; "" when Fields are used
+	errAt     int           // offset to report a limit error at
+	scratch   []byte
 
 	// byDefault holds the tokens of byDefaultText analysed by the default analyzer
 	// (analyze); byDefaultSet says whether it does.
@@ -251,6 +251,9 @@ type builder struct {
 	allTerms  uint8
 	allNames  []string
 	allBoosts []float64
+	// allAsGiven says that all names Options.Fields as they are (no field had a
+	// boost suffix to cut, none was empty).
+	allAsGiven bool
 }
 
 // clauseSlabSize is how many clauses the builder allocates at once for the clause
@@ -282,8 +285,10 @@ func newBuilder(input string, opts Options) *builder {
 		// through the doublings of append).
 		b.all = make([]fieldWeight, 0, len(opts.Fields))
 	}
+	b.allAsGiven = true
 	for _, f := range opts.Fields {
 		name, boost := splitBoost(f)
+		b.allAsGiven = b.allAsGiven && len(name) == len(f) && name != ""
 		if name != "" {
 			b.all = append(b.all, fieldWeight{name, boost})
 		}
@@ -329,12 +334,15 @@ func (b *builder) fieldsFor(field string) []fieldWeight {
 }
 
 // leaf counts one leaf query against MaxClauses (D11).
-func (b *builder) leaf() bool {
+func (b *builder) leaf() bool { return b.leaves(1) }
+
+// leaves counts n leaf queries against MaxClauses, as n calls of leaf would.
+func (b *builder) leaves(n int) bool {
 	if b.err != nil {
 		return false
 	}
-	b.leaves++
-	if b.leaves > b.opts.MaxClauses {
+	b.leafCount += n
+	if b.leafCount > b.opts.MaxClauses {
 		e := newError(b.input, b.errAt, "too many clauses: the query has more than "+
 			strconv.Itoa(b.opts.MaxClauses)+" (the limit of query_string clauses)")
 		e.TooComplex = true
@@ -382,10 +390,8 @@ func (b *builder) perField(fields []fieldWeight, tie float64, build func(field s
 func (b *builder) textPerField(fields []fieldWeight, tie float64, text string) query.Query {
 	if len(fields) > 1 && len(fields) == len(b.all) && &fields[0] == &b.all[0] && b.allByDefault() {
 		if toks := b.analyzeByDefault(text); len(toks) > 0 {
-			for range len(fields) * len(toks) {
-				if !b.leaf() { // counted as textQuery counts them, a term at a time
-					return nil
-				}
+			if !b.leaves(len(fields) * len(toks)) { // the Terms textQuery would count
+				return nil
 			}
 			texts := make([]string, len(toks))
 			for i, t := range toks {
@@ -417,11 +423,7 @@ func (b *builder) allByDefault() bool {
 		b.allTerms = 1
 		// The list the options named, when it names the fields as they are (every
 		// field, resolved once per snapshot): no copy per request.
-		same := len(b.opts.Fields) == len(b.all)
-		for i := 0; same && i < len(b.all); i++ {
-			same = b.all[i].name == b.opts.Fields[i]
-		}
-		if same {
+		if b.allAsGiven {
 			b.allNames = b.opts.Fields
 		} else {
 			b.allNames = make([]string, len(b.all))
