@@ -55,10 +55,13 @@
 //     Elasticsearch searches every mapped field, numbers and dates leniently;
 //   - fuzzy terms over 24 characters: Lucene refuses them with two edits ("Term too
 //     complex", its automaton outgrows the determinization limit), the engine answers;
+//     for the same reason simple_query_string flags that turn FUZZY on keep AND, OR and
+//     WHITESPACE on, without which the clauses would run into one long fuzzy term;
 //   - regular expressions with & ~ < > # (the engine refuses them, API.md D10), and
 //     markup in query text (stripped at index time only);
-//   - regular expressions of only .* or .+: in large environments they expand past the
-//     10,000 terms the engine allows a pattern (D11), where Lucene has no limit;
+//   - regular expressions of only .* or .+, and wildcards of only * and ?: in large
+//     environments they expand past the 10,000 terms the engine allows a pattern (D11),
+//     where Lucene has no limit;
 //   - phrase slops of 100 and more, where the position gap between array values (100)
 //     decides: the snapshot adds no gap for an empty array value, Lucene does;
 //   - empty exact values ("" as a .keyword term or bound);

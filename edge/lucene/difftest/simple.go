@@ -21,7 +21,7 @@ func (g *Gen) simpleQueryString() Query {
 		opts["default_operator"] = "and"
 	}
 	if g.r.IntN(3) == 0 {
-		opts["flags"], o["flags"] = g.simpleFlags()
+		opts["flags"], o["flags"] = keepSeparators(g.simpleFlags())
 	}
 	if g.r.IntN(4) == 0 {
 		g.fuzzyOptions(opts, o)
@@ -70,6 +70,27 @@ func (g *Gen) simpleFlags() (any, int) {
 		}
 	}
 	return strings.Join(names, "|"), on
+}
+
+// separators are the flags of the operators that sqsQuery joins its clauses with.
+const separators = 1 | 4 | 128 // AND, OR, WHITESPACE
+
+// keepSeparators turns the separators on in flags (as written, and as bits: on) that
+// turn FUZZY on. Without them the clauses run together into one term, and a `~N`
+// after it makes that whole text a fuzzy term, which Lucene refuses as too complex
+// ("Term too complex": its Levenshtein automaton outgrows the determinization limit)
+// where the engine, which computes edit distances, answers (seeds 4001 and 4002 found
+// it). Only the bits change, never the random draws.
+func keepSeparators(flags any, on int) (any, int) {
+	const fuzzy = 256
+	if on == -1 || on&fuzzy == 0 || on&separators == separators {
+		return flags, on
+	}
+	on |= separators
+	if _, isNumber := flags.(int); isNumber {
+		return on, on
+	}
+	return flags.(string) + "|AND|OR|WHITESPACE", on
 }
 
 // fieldWeights picks one to three distinct fields (text fields, now and then an exact
