@@ -87,8 +87,9 @@ func (c *Cache) Serve(ctx context.Context, req *edge.Request) (*edge.Response, e
 	if err == nil && keepable(resp) {
 		if kept := c.put(gen, key, resp); kept != nil && c.recycler != nil {
 			// The answer goes out from the kept copy, as a hit's does, and the engine's
-			// buffer, which nothing else holds, goes back to it. The Cache itself has no
-			// RecycleBody: what it answers is never the engine's to reuse.
+			// buffer, which nothing else holds, goes back to it. The Cache offers no
+			// RecycleBody, so nothing it answers is handed back: a hit's body is the
+			// cache's, and an answer it does not keep is left to the collector.
 			c.recycler.RecycleBody(resp.Body)
 			resp = clone(kept, false)
 		}
