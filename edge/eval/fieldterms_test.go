@@ -119,7 +119,8 @@ func TestFieldTermsAnswersAsItsDisMax(t *testing.T) {
 		if i%4 == 3 {
 			// query_string's words over several fields, as the parser gives them.
 			f := randomFieldTerms(r)
-			q, ft, n[1] = f.Expand(), f, 1
+			q, ft = f.Expand(), f
+			n[min(len(f.Texts), 2)-1] = 1
 		} else {
 			q = randomTopKQuery(r, snap)
 			ft = asFieldTerms(q, &n)
@@ -162,7 +163,7 @@ func TestFieldTermsAnswersAsItsDisMax(t *testing.T) {
 	if !fast.planTopK(words, &(&tkScratch{}).plan) {
 		t.Errorf("%v: not taken by the top-k path", words)
 	}
-	if rewritten[0] < 200 || rewritten[1] < 400 {
+	if rewritten[0] < 200 || rewritten[1] < 300 {
 		t.Fatalf("the generated queries had only %d DisMax of one term and %d of several per field", rewritten[0], rewritten[1])
 	}
 }
