@@ -92,6 +92,11 @@ func (e *Evaluator) constant(set docSet, scoring bool, boost float32) scored {
 	return scored{set: set, scores: scores, uniform: true}
 }
 
+// unionSteps is the work charged for combining the item sets of n clauses (a union or
+// an intersection): a step per word of each set. boolean charges it, and the fused and
+// top-k ways charge the same.
+func (e *Evaluator) unionSteps(n int) int { return n * ((e.n + 63) / 64) }
+
 func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, error) {
 	if len(q.Clauses) > maxBoolClauses {
 		return scored{}, edge.Errorf(edge.CodeTooComplex, "a bool query has %d clauses; the limit is %d", len(q.Clauses), maxBoolClauses)
@@ -153,7 +158,6 @@ func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, 
 	if minShould == 0 && !required && len(should) > 0 {
 		minShould = 1
 	}
-	words := (e.n + 63) / 64
 	// exact: out.set is exactly the items whose scores were added (nothing to zero).
 	exact := false
 	if !required {
@@ -165,7 +169,7 @@ func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, 
 		if minShould == 1 {
 			// The items of any should clause: their union, built directly (the same work
 			// is charged as intersecting every item with it).
-			if err := e.spend(len(should) * words); err != nil {
+			if err := e.spend(e.unionSteps(len(should))); err != nil {
 				return scored{}, err
 			}
 			for _, s := range should {
@@ -183,7 +187,7 @@ func (e *Evaluator) boolean(q query.Bool, scoring bool, boost float32) (scored, 
 		}
 	}
 	if minShould > 0 {
-		if err := e.spend(len(should) * words); err != nil {
+		if err := e.spend(e.unionSteps(len(should))); err != nil {
 			return scored{}, err
 		}
 		some := e.atLeast(should, minShould)

@@ -65,8 +65,7 @@ type Evaluator struct {
 		fields  []resolvedTerm
 		pattern bool
 	}
-	// ftWords says, per text of the FieldTerms being planned, whether it is a word
-	// (isWord): the same in every field.
+	// ftWords is scratch for planFieldTerms: whether each text is a word (isWord).
 	ftWords []bool
 	// replay, while a search the top-k path left to the node-by-node way runs, are the
 	// terms it looked up, in order, and replayAt the next one (keepLookups).

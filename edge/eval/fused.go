@@ -155,7 +155,7 @@ func (e *Evaluator) sumTerms(q query.Bool, boost float32) (out scored, ok bool, 
 		}
 	}
 	// The union of the clauses' items is charged as boolean charges it.
-	if err := e.spend(len(q.Clauses) * ((e.n + 63) / 64)); err != nil {
+	if err := e.spend(e.unionSteps(len(q.Clauses))); err != nil {
 		return scored{}, true, err
 	}
 	return out, true, nil

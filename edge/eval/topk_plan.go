@@ -193,17 +193,19 @@ func (e *Evaluator) planScorer(q query.Query, boost float32, p *tkPlan) (live, o
 // planFieldTerms plans q as planChildren plans the DisMax it stands for (its step is
 // q's), field by field, without building that DisMax.
 func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p *tkPlan) (live, ok bool) {
-	if e.fieldTermsFields(q.Fields); e.ftFields.pattern {
+	fields, pattern := e.fieldTermsFields(q.Fields)
+	if pattern {
 		return false, false // not a FieldTerms the parser makes: run expands its patterns
 	}
-	e.ftWords = e.ftWords[:0]
+	words := e.ftWords[:0] // whether each text is a word: the same in every field
 	for _, t := range q.Texts {
-		e.ftWords = append(e.ftWords, isWord(t))
+		words = append(words, isWord(t))
 	}
+	e.ftWords = words
 	var kids tkKids
 	for i := range q.Fields {
 		ops, terms := len(p.ops), len(p.terms)
-		l, ok := e.planFieldQuery(q, i, boost, p)
+		l, ok := e.planFieldQuery(q, i, fields[i], words, boost, p)
 		if !ok {
 			return false, false
 		}
@@ -212,10 +214,11 @@ func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p
 	return kids.close(p, op), true
 }
 
-// planFieldQuery plans field i's query of a FieldTerms as planScorer plans it: under a
-// Boost node when the field's boost is not 1, its Term, or the Bool of its Terms as
-// planShould plans it; the same checks and steps, in order.
-func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, boost float32, p *tkPlan) (live, ok bool) {
+// planFieldQuery plans field i's query of a FieldTerms (the field resolved, and words
+// saying which texts are words) as planScorer plans it: under a Boost node when the
+// field's boost is not 1, its Term, or the Bool of its Terms as planShould plans it; the
+// same checks and steps, in order.
+func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm, words []bool, boost float32, p *tkPlan) (live, ok bool) {
 	if w := q.Boost(i); w != 1 {
 		if len(p.terms) >= maxTopKTerms {
 			return false, false
@@ -226,7 +229,6 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, boost float32, p *
 			return false, false
 		}
 	}
-	field, words := e.fieldTermsFields(q.Fields)[i], e.ftWords
 	if len(q.Texts) == 1 {
 		return e.planFieldTerm(q.Fields[i], field, q.Texts[0], words[0], boost, p)
 	}
@@ -247,7 +249,7 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, boost float32, p *
 		kids.add(p, ops, terms, l)
 	}
 	live = kids.close(p, tkOp{kind: tkOpSum})
-	p.charges = append(p.charges, tkCharge{steps: len(q.Texts) * ((e.n + 63) / 64), filter: -1})
+	p.charges = append(p.charges, tkCharge{steps: e.unionSteps(len(q.Texts)), filter: -1})
 	return live, true
 }
 
@@ -270,10 +272,11 @@ func (e *Evaluator) planFieldTerm(name string, field resolvedTerm, text string, 
 }
 
 // fieldTermsFields returns the fields and dictionaries of names (resolveField), the
-// Fields of a FieldTerms. The last list is kept with them: a query over every field
-// names the same list, the snapshot's own, in every request and every word; and the
-// list itself is kept, so that no other list can take its place in memory.
-func (e *Evaluator) fieldTermsFields(names []string) []resolvedTerm {
+// Fields of a FieldTerms, and whether a name is a pattern. The last list is kept with
+// them: a query over every field names the same list, the snapshot's own, in every
+// request and every word; and the list itself is kept, so that no other list can take
+// its place in memory.
+func (e *Evaluator) fieldTermsFields(names []string) ([]resolvedTerm, bool) {
 	c := &e.ftFields
 	if len(c.names) != len(names) || len(names) == 0 || &c.names[0] != &names[0] {
 		c.names, c.fields, c.pattern = names, c.fields[:0], false
@@ -282,7 +285,7 @@ func (e *Evaluator) fieldTermsFields(names []string) []resolvedTerm {
 			c.pattern = c.pattern || strings.Contains(name, "*")
 		}
 	}
-	return c.fields
+	return c.fields, c.pattern
 }
 
 // tkKids keeps count of the children of a sum or dis_max node being planned: a child
@@ -355,7 +358,7 @@ func (e *Evaluator) planShould(q query.Bool, boost float32, p *tkPlan) (live, ok
 		}
 	}
 	live, ok = e.planChildren(q.Clauses, nil, tkOp{kind: tkOpSum}, boost, p)
-	p.charges = append(p.charges, tkCharge{steps: len(q.Clauses) * ((e.n + 63) / 64), filter: -1})
+	p.charges = append(p.charges, tkCharge{steps: e.unionSteps(len(q.Clauses)), filter: -1})
 	return live, ok
 }
 
