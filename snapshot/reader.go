@@ -706,12 +706,6 @@ func (f *Field) SortedDocs(dst []int32, i int, desc bool) int {
 	return len(dst)
 }
 
-func le64(b string) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
 // chainError is an error that says what happened in terms of a cause (the role fmt's
 // "%w: %w" plays; the reader avoids fmt, which costs the wasm module about 30 KB).
 // errors.Is and errors.As see both kind and cause.

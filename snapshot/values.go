@@ -132,12 +132,6 @@ func takeIf(take func(uint64) int, present bool, size uint64) int {
 	return take(size)
 }
 
-// le32 reads the little-endian u32 at the start of b.
-func le32(b string) uint32 {
-	_ = b[3]
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
 // bitsFor is the number of bits that hold every value below limit (at least 1).
 func bitsFor(limit uint64) int {
 	if limit <= 1 {

@@ -15,8 +15,13 @@ func (tk *tkScratch) scoreCandidates(k int) {
 	if n == 0 {
 		return
 	}
-	cols := columnArena{cols: tk.columns, w: len(tk.columns) / (len(tk.leaves) + 2*len(tk.plan.ops) + 1), n: n}
-	w := cols.w
+	// Each column is n scores long, written before it is read: tk.columns is not
+	// cleared, and grows to the most candidates a window has had.
+	if need := (len(tk.leaves) + 2*len(tk.plan.ops) + 1) * n; cap(tk.columns) < need {
+		tk.columns = make([]float32, need)
+	}
+	cols := columnArena{cols: tk.columns, w: n, n: n}
+	w := n
 	zero := cols.take()
 	clear(zero)
 	leafCols := cols.next
