@@ -59,14 +59,18 @@ type Evaluator struct {
 	// tk is the top-k path's state (nil until a search takes it).
 	tk *tkScratch
 	// ftFields are the fields of the last list of fields a FieldTerms named
-	// (fieldTermsFields), and whether a name of it is a pattern.
+	// (fieldTermsFields), and whether a name of it is a pattern; terms are the words
+	// looked up in them (fieldTermsLookups).
 	ftFields struct {
 		names   []string
 		fields  []resolvedTerm
 		pattern bool
+		terms   map[string][]int32
 	}
-	// ftWords is scratch for planFieldTerms: whether each text is a word (isWord).
+	// ftWords and ftTerms are scratch for planFieldTerms: whether each text is a word
+	// (isWord), and its term in each field.
 	ftWords []bool
+	ftTerms [][]int32
 	// replay, while a search the top-k path left to the node-by-node way runs, are the
 	// terms it looked up, in order, and replayAt the next one (keepLookups).
 	replay   []tkLookup

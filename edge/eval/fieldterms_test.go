@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // asFieldTerms rewrites every DisMax of q whose queries are all one text's Terms
@@ -165,5 +167,74 @@ func TestFieldTermsAnswersAsItsDisMax(t *testing.T) {
 	}
 	if rewritten[0] < 200 || rewritten[1] < 300 {
 		t.Fatalf("the generated queries had only %d DisMax of one term and %d of several per field", rewritten[0], rewritten[1])
+	}
+}
+
+// TestFieldTermsLooksWordsUpOnce checks the words a FieldTerms looks up in its fields'
+// dictionaries (fieldTermsLookups), kept from one search to the next of the same list:
+// every search answers as with a list the evaluator has not seen (looked up anew), as
+// the kept words outgrow their bound; and over a snapshot read by index pages, a
+// search that met missing pages answers right once they are provided.
+func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
+	file := genSnapshotBytes(t, 1200)
+	snap, err := snapshot.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := append([]string(nil), topKFields...)
+	words := append([]string{"42", "false"}, topKWords...)
+	kept, fresh := NewEvaluator(snap), NewEvaluator(snap)
+	kept.tk, fresh.tk = &tkScratch{anySize: true}, &tkScratch{anySize: true}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range maxLookedUpWords + 300 {
+		q := query.FieldTerms{Fields: fields, Occur: query.Should}
+		for range 1 + r.IntN(3) {
+			w := words[r.IntN(len(words))]
+			if r.IntN(2) == 0 {
+				w = fmt.Sprintf("w%d", i) // a new word: the kept ones outgrow their bound
+			}
+			q.Texts = append(q.Texts, w)
+		}
+		s := &query.Search{Query: q, Size: 10, Sort: content.RelevanceOrder}
+		anew := *s
+		anew.Query = query.FieldTerms{Fields: slices.Clone(fields), Texts: q.Texts, Occur: q.Occur}
+		if got, want := searchOutcome(kept, s), searchOutcome(fresh, &anew); got != want {
+			t.Fatalf("search %d, %v: with the words kept %.300s, looked up anew %.300s", i, q.Texts, got, want)
+		}
+		if n := len(kept.ftFields.terms); n > maxLookedUpWords {
+			t.Fatalf("%d words kept, more than %d", n, maxLookedUpWords)
+		}
+	}
+
+	n, err := snapshot.IndexLen(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := snapshot.Open(file[:n])
+	if err != nil {
+		t.Fatal(err)
+	}
+	paged, whole := NewEvaluator(part), NewEvaluator(snap)
+	paged.tk, whole.tk = &tkScratch{anySize: true}, &tkScratch{anySize: true}
+	q := query.FieldTerms{Fields: fields, Texts: []string{"coffee", "garden"}, Occur: query.Should}
+	s := &query.Search{Query: q, Size: 10, Sort: content.RelevanceOrder}
+	want := searchOutcome(whole, s)
+	for round := 0; ; round++ {
+		got := searchOutcome(paged, s)
+		missing := part.MissingBlocks(nil)
+		if len(missing) == 0 {
+			if got != want {
+				t.Fatalf("by index pages: %.300s, want %.300s", got, want)
+			}
+			break
+		}
+		if round == 10 {
+			t.Fatalf("pages still missing after %d rounds", round)
+		}
+		for _, b := range missing {
+			if err := part.ProvideRange(b, file[b.Offset:b.Offset+int64(b.Length)]); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -198,14 +198,16 @@ func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p
 		return false, false // not a FieldTerms the parser makes: run expands its patterns
 	}
 	words := e.ftWords[:0] // whether each text is a word: the same in every field
+	found := e.ftTerms[:0] // each text's term in each field
 	for _, t := range q.Texts {
 		words = append(words, isWord(t))
+		found = append(found, e.fieldTermsLookups(t, fields))
 	}
-	e.ftWords = words
+	e.ftWords, e.ftTerms = words, found
 	var kids tkKids
 	for i := range q.Fields {
 		ops, terms := len(p.ops), len(p.terms)
-		l, ok := e.planFieldQuery(q, i, fields[i], words, boost, p)
+		l, ok := e.planFieldQuery(q, i, fields[i], words, found, boost, p)
 		if !ok {
 			return false, false
 		}
@@ -214,11 +216,11 @@ func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p
 	return kids.close(p, op), true
 }
 
-// planFieldQuery plans field i's query of a FieldTerms (the field resolved, and words
-// saying which texts are words) as planScorer plans it: under a Boost node when the
-// field's boost is not 1, its Term, or the Bool of its Terms as planShould plans it; the
-// same checks and steps, in order.
-func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm, words []bool, boost float32, p *tkPlan) (live, ok bool) {
+// planFieldQuery plans field i's query of a FieldTerms (the field resolved, words
+// saying which texts are words, and found their terms: fieldTermsLookups) as
+// planScorer plans it: under a Boost node when the field's boost is not 1, its Term, or
+// the Bool of its Terms as planShould plans it; the same checks and steps, in order.
+func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm, words []bool, found [][]int32, boost float32, p *tkPlan) (live, ok bool) {
 	if w := q.Boost(i); w != 1 {
 		if len(p.terms) >= maxTopKTerms {
 			return false, false
@@ -230,7 +232,7 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm
 		}
 	}
 	if len(q.Texts) == 1 {
-		return e.planFieldTerm(q.Fields[i], field, q.Texts[0], words[0], boost, p)
+		return e.planFieldTerm(q.Fields[i], field, q.Texts[0], words[0], found[0][i], boost, p)
 	}
 	if len(p.terms) >= maxTopKTerms {
 		return false, false
@@ -242,7 +244,7 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm
 	var kids tkKids
 	for j, t := range q.Texts {
 		ops, terms := len(p.ops), len(p.terms)
-		l, ok := e.planFieldTerm(q.Fields[i], field, t, words[j], boost, p)
+		l, ok := e.planFieldTerm(q.Fields[i], field, t, words[j], found[j][i], boost, p)
 		if !ok {
 			return false, false
 		}
@@ -254,15 +256,19 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm
 }
 
 // planFieldTerm plans the Term of text on name, whose field is resolved already
-// (fieldTermsFields), as planScorer plans a Term.
-func (e *Evaluator) planFieldTerm(name string, field resolvedTerm, text string, word bool, boost float32, p *tkPlan) (live, ok bool) {
+// (fieldTermsFields) and its term looked up (at, fieldTermsLookups), as planScorer
+// plans a Term.
+func (e *Evaluator) planFieldTerm(name string, field resolvedTerm, text string, word bool, at int32, boost float32, p *tkPlan) (live, ok bool) {
 	if len(p.terms) >= maxTopKTerms {
 		return false, false
 	}
 	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Term's step
 	q, r := query.Term{Field: name, Text: text}, field
 	if r.f != nil {
-		r.i, r.found = r.dict.Find(text)
+		r.i, r.found = int(at), at >= 0
+		if at < 0 {
+			r.i = int(^at)
+		}
 	}
 	p.looked = append(p.looked, tkLookup{q: q, r: r})
 	if !scoresFromDict(r) {
@@ -280,12 +286,50 @@ func (e *Evaluator) fieldTermsFields(names []string) ([]resolvedTerm, bool) {
 	c := &e.ftFields
 	if len(c.names) != len(names) || len(names) == 0 || &c.names[0] != &names[0] {
 		c.names, c.fields, c.pattern = names, c.fields[:0], false
+		clear(c.terms)
 		for _, name := range names {
 			c.fields = append(c.fields, e.resolveField(name))
 			c.pattern = c.pattern || strings.Contains(name, "*")
 		}
 	}
 	return c.fields, c.pattern
+}
+
+// maxLookedUpWords bounds the words fieldTermsLookups keeps: 1,024 words over 56
+// fields take about 250 KB.
+const maxLookedUpWords = 1024
+
+// fieldTermsLookups returns text's term in each of fields (those of the last list,
+// fieldTermsFields): its index in the field's dictionary, or ^ the index Find gives
+// when the field has no such term. A word is looked up once per list: a query over
+// every field looks each word up in 56 dictionaries, and the words of searches repeat
+// (at 10k generated items, two words took the TinyGo module 40 µs of lookups in a
+// 200 µs search). Lookups that read missing index pages are not kept: the request
+// runs again once the pages are provided.
+func (e *Evaluator) fieldTermsLookups(text string, fields []resolvedTerm) []int32 {
+	c := &e.ftFields
+	if found, ok := c.terms[text]; ok {
+		return found
+	}
+	misses := e.snap.PageMisses()
+	found := make([]int32, len(fields))
+	for i, r := range fields {
+		found[i] = -1
+		if r.f != nil {
+			at, ok := r.dict.Find(text)
+			found[i] = int32(at)
+			if !ok {
+				found[i] = ^int32(at)
+			}
+		}
+	}
+	if e.snap.PageMisses() == misses {
+		if c.terms == nil || len(c.terms) >= maxLookedUpWords {
+			c.terms = make(map[string][]int32)
+		}
+		c.terms[strings.Clone(text)] = found
+	}
+	return found
 }
 
 // tkKids keeps count of the children of a sum or dis_max node being planned: a child
