@@ -603,6 +603,9 @@ func (f *Field) Length(doc int) byte {
 	return f.s.str[f.norms.off+doc]
 }
 
+// Lengths returns every item's Length, item doc's at doc, for loops that read many.
+func (f *Field) Lengths() string { return f.s.str[f.norms.off:f.norms.end] }
+
 // Keyword is the dictionary of exact string values (the <field>.keyword form); its
 // postings carry item numbers only. Ordinals are in byte order of the values.
 func (f *Field) Keyword() TermDict { return f.keyword }

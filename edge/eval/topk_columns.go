@@ -1,6 +1,10 @@
 package eval
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/cdaedge/cdaedge/snapshot"
+)
 
 // scoreCandidates scores the window's candidates (tk.candDocs) and offers them to the
 // heap of the k best. It runs the plan's program column by column, a column holding a
@@ -55,9 +59,11 @@ func (tk *tkScratch) scoreCandidates(k int) {
 		}
 	}
 	tk.stack = stack[:0]
+	limit := tk.limit(k) // changes only with an offer
 	for i, s := range stack[0] {
-		if s >= tk.limit(k) {
+		if s >= limit {
 			tk.offer(tkHit{doc: docs[i], score: s}, k)
+			limit = tk.limit(k)
 		}
 	}
 }
@@ -122,24 +128,56 @@ func maxColumn(children [][]float32, tie float32, cols *columnArena) []float32 {
 // the term is absent. An item's index in the term's list is its rank in the leaf's set
 // of items, so the cursor reads its frequency there (FreqAt) without decoding the items
 // between candidates, which are few and far apart.
+//
+// The leaf's fields it reads per item are in locals: in the TinyGo module each store
+// to col made them loads again (WebAssembly engines check every load's bounds).
 func (l *tkLeaf) scoreColumn(col []float32, docs []int32) {
+	col = col[:len(docs)]
+	rankWord, rankBase := l.rankWord, l.rankBase
+	dense, bitmap, items := l.dense, l.bitmap, l.items
+	scorer := l.scorer
+	if l.keyword {
+		one := scorer.score(1, 1)
+		for i, d := range docs {
+			word, bit := int(d)>>6, uint(d&63)
+			col[i] = 0
+			if leafWord(dense, bitmap, items, word)>>bit&1 != 0 {
+				col[i] = one
+			}
+		}
+		return
+	}
+	lengths := l.field.Lengths()
 	for i, d := range docs {
 		doc := int(d)
 		word, bit := doc>>6, uint(doc&63)
-		x := l.word(word)
+		x := leafWord(dense, bitmap, items, word)
 		if x>>bit&1 == 0 {
 			col[i] = 0
 			continue
 		}
-		if l.rankWord < word {
-			l.rankBase += l.onesIn(l.rankWord, word)
-			l.rankWord = word
+		if rankWord < word {
+			if dense {
+				rankBase += bitmap.OnesIn(rankWord, word)
+			} else {
+				rankBase += items[rankWord:word].count()
+			}
+			rankWord = word
 		}
-		if l.keyword {
-			col[i] = l.scorer.score(1, 1)
-			continue
+		freq := l.post.FreqAt(rankBase + bits.OnesCount64(x&(1<<bit-1)))
+		var length byte
+		if doc < len(lengths) {
+			length = lengths[doc]
 		}
-		freq := l.post.FreqAt(l.rankBase + bits.OnesCount64(x&(1<<bit-1)))
-		col[i] = l.scorer.score(float32(freq), l.field.Length(doc))
+		col[i] = scorer.score(float32(freq), length)
 	}
+	l.rankWord, l.rankBase = rankWord, rankBase
+}
+
+// leafWord is tkLeaf.word from the leaf's fields, for scoreColumn.
+func leafWord(dense bool, bitmap snapshot.Bitmap, items docSet, i int) uint64 {
+	if dense {
+		return bitmap.Word(i)
+	}
+	return items[i]
 }
