@@ -116,14 +116,6 @@ func (l *tkLeaf) score(freq int, doc int) float32 {
 	return l.scorer.score(float32(freq), l.field.Length(doc))
 }
 
-// word returns word i of the leaf's set of items.
-func (l *tkLeaf) word(i int) uint64 {
-	if l.dense {
-		return l.bitmap.Word(i)
-	}
-	return l.items[i]
-}
-
 // wordsInto copies words first, first+1, … of the leaf's set of items into dst, which
 // the set reaches the end of: one call per window rather than one per word.
 func (l *tkLeaf) wordsInto(dst []uint64, first int) {
@@ -132,14 +124,6 @@ func (l *tkLeaf) wordsInto(dst []uint64, first int) {
 		return
 	}
 	copy(dst, l.items[first:])
-}
-
-// onesIn counts the leaf's items in words from to to-1 of its set.
-func (l *tkLeaf) onesIn(from, to int) int {
-	if l.dense {
-		return l.bitmap.OnesIn(from, to)
-	}
-	return l.items[from:to].count()
 }
 
 // countMatches fills each leaf's set with its items, decoding item numbers only (a
@@ -176,15 +160,20 @@ func (e *Evaluator) closeLeaves(tk *tkScratch) {
 
 // windowSize is the number of items of a window for a collection of n items: a
 // multiple of the file's impact windows (snapshot.ImpactWindow), about a 32nd of the
-// collection. Each window walks the query's tree, which costs more than the looser
-// bounds of larger windows: at 100k generated items, windows of 3,584 items rather
-// than 512 took the TinyGo module's searches over every field 0.8x the time, a long
-// match 0.95x; at 10k items, where this keeps 512, windows of 1,024 or 2,048 items
-// gained nothing.
+// collection, at most maxWindow. Each window walks the query's tree, which costs more
+// than the looser bounds of larger windows: at 100k generated items, windows of 3,584
+// items rather than 512 took the TinyGo module's searches over every field 0.72-0.8x
+// the time, a long match 0.92x; at 10k items, where this keeps 512, windows of 1,024 or
+// 2,048 items gained nothing.
 func windowSize(n int) int {
 	const unit = snapshot.ImpactWindow
-	return max(unit, (n/32+unit-1)/unit*unit)
+	return min(maxWindow, max(unit, (n/32+unit-1)/unit*unit))
 }
+
+// maxWindow bounds a window (at a million items, a 32nd would be 31k): the scratch
+// sets of each node of the query's tree, a few per node (tkScratch.cands, counts),
+// are a window long.
+const maxWindow = 8 * snapshot.ImpactWindow
 
 // leafBounds fills tk.bounds with each leaf's best possible score in each window of
 // size w: from the file's impacts where it has them for the term, else a block's from
