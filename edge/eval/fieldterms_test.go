@@ -112,7 +112,7 @@ func TestFieldTermsAnswersAsItsDisMax(t *testing.T) {
 	snap := genSnapshot(t, 1500)
 	fast, full := NewEvaluator(snap), NewEvaluator(snap)
 	full.noTopK = true
-	fast.tk = &tkScratch{anySize: true}
+	fast.tk = &tkScratch{}
 	r := rand.New(rand.NewPCG(21, 22))
 	var rewritten [2]int
 	for i := range 2000 {
@@ -184,7 +184,7 @@ func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
 	fields := append([]string(nil), topKFields...)
 	words := append([]string{"42", "false"}, topKWords...)
 	kept, fresh := NewEvaluator(snap), NewEvaluator(snap)
-	kept.tk, fresh.tk = &tkScratch{anySize: true}, &tkScratch{anySize: true}
+	kept.tk, fresh.tk = &tkScratch{}, &tkScratch{}
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range maxLookedUpWords + 300 {
 		q := query.FieldTerms{Fields: fields, Occur: query.Should}
@@ -215,7 +215,7 @@ func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	paged, whole := NewEvaluator(part), NewEvaluator(snap)
-	paged.tk, whole.tk = &tkScratch{anySize: true}, &tkScratch{anySize: true}
+	paged.tk, whole.tk = &tkScratch{}, &tkScratch{}
 	q := query.FieldTerms{Fields: fields, Texts: []string{"coffee", "garden"}, Occur: query.Should}
 	s := &query.Search{Query: q, Size: 10, Sort: content.RelevanceOrder}
 	want := searchOutcome(whole, s)

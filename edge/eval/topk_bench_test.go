@@ -16,7 +16,7 @@ import (
 // in the evaluator alone, with and without the top-k path, on the snapshot file
 // CDA_BENCH_SNAP names (the router benchmark's cache holds them, in
 // ~/.cache/cdaedge/bench); it is skipped without one. CDA_BENCH_WINDOW sets the top-k
-// path's window size, CDA_BENCH_ANYSIZE has it take small queries too.
+// path's window size.
 func BenchmarkFullTextEval(b *testing.B) {
 	path := os.Getenv("CDA_BENCH_SNAP")
 	if path == "" {
@@ -55,7 +55,6 @@ func BenchmarkFullTextEval(b *testing.B) {
 			if w := os.Getenv("CDA_BENCH_WINDOW"); w != "" {
 				e.tk.window, _ = strconv.Atoi(w)
 			}
-			e.tk.anySize = os.Getenv("CDA_BENCH_ANYSIZE") != ""
 			b.Run(c.name+"/"+path, func(b *testing.B) {
 				b.ReportAllocs()
 				// The thread's own CPU time, which other processes on a busy machine

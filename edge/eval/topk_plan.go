@@ -59,8 +59,6 @@ type tkPlan struct {
 	filters     []query.Query
 	termFilters []bool
 	restricted  bool
-	// postings is the number of postings of the terms.
-	postings int
 	// looked are the terms looked up in their dictionaries (lookupTerm), in order,
 	// with what was found.
 	looked []tkLookup
@@ -80,7 +78,7 @@ const maxTopKTerms = 64
 // takes, or when evaluating it may fail otherwise than by running out of budget.
 func (e *Evaluator) planTopK(q query.Query, p *tkPlan) bool {
 	p.terms, p.ops, p.charges = p.terms[:0], p.ops[:0], p.charges[:0]
-	p.filters, p.termFilters, p.restricted, p.postings = p.filters[:0], p.termFilters[:0], false, 0
+	p.filters, p.termFilters, p.restricted = p.filters[:0], p.termFilters[:0], false
 	p.looked = p.looked[:0]
 	if b, ok := q.(query.Bool); ok && hasRequired(b) {
 		return e.planFiltered(b, p)
@@ -383,7 +381,6 @@ func (e *Evaluator) planLookedUp(q query.Term, r resolvedTerm, ok bool, boost fl
 	if docFreq == 0 {
 		return false, true
 	}
-	p.postings += docFreq
 	p.ops = append(p.ops, tkOp{kind: tkOpLeaf, n: int32(len(p.terms))})
 	p.terms = append(p.terms, tkTerm{field: r.f, dict: r.dict, i: r.i, keyword: r.keyword, boost: boost})
 	return true, true

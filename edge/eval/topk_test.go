@@ -172,7 +172,6 @@ func TestTopKAgreesWithNodeByNode(t *testing.T) {
 		// Many windows, so that some are pruned; and the impacts of the file at its own
 		// windows and at twice them.
 		fast.tk.window = []int{0, 64, 128, 0, 192, 1024}[i%6]
-		fast.tk.anySize = i%5 != 0
 		q := randomTopKQuery(r, snap)
 		s := &query.Search{Query: q, From: r.IntN(41), Size: 1 + r.IntN(50)}
 		switch r.IntN(8) {

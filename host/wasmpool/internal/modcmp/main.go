@@ -126,6 +126,8 @@ func requests(ctx context.Context, p *wasmpool.Pool, env string) ([]namedRequest
 		post("2 words, _source Name", es, `{"query":{"query_string":{"query":"coffee espresso"}},"size":10,"_source":["Name"]}`),
 		post("query_string, 3 words", es, `{"query":{"query_string":{"query":"coffee mountain festival"}},"size":10}`),
 		post("match on Data.body", es, `{"query":{"match":{"Data.body":"coffee garden"}},"size":10}`),
+		post("2 rare words", es, `{"query":{"query_string":{"query":"smørrebrød beginners"}},"size":10}`),
+		post("a word no field has", es, `{"query":{"query_string":{"query":"zzqqxx"}},"size":10}`),
 	}, nil
 }
 
