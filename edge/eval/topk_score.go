@@ -161,10 +161,10 @@ func (e *Evaluator) closeLeaves(tk *tkScratch) {
 // windowSize is the number of items of a window for a collection of n items: a
 // multiple of the file's impact windows (snapshot.ImpactWindow), about a 32nd of the
 // collection, at most maxWindow. Each window walks the query's tree, which costs more
-// than the looser bounds of larger windows: at 100k generated items, windows of 3,584
-// items rather than 512 took the TinyGo module's searches over every field 0.72-0.8x
-// the time, a long match 0.92x; at 10k items, where this keeps 512, windows of 1,024 or
-// 2,048 items gained nothing.
+// than the looser bounds of larger windows: at 100k generated items (90k published),
+// windows of 3,072 items rather than 512 took the TinyGo module's searches over every
+// field 0.72-0.8x the time, a long match 0.92x; at 10k, where this keeps 512, windows
+// of 1,024 or 2,048 items gained nothing.
 func windowSize(n int) int {
 	const unit = snapshot.ImpactWindow
 	return min(maxWindow, max(unit, (n/32+unit-1)/unit*unit))
