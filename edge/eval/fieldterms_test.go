@@ -190,8 +190,11 @@ func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
 		q := query.FieldTerms{Fields: fields, Occur: query.Should}
 		for range 1 + r.IntN(3) {
 			w := words[r.IntN(len(words))]
-			if r.IntN(2) == 0 {
+			switch r.IntN(4) {
+			case 0, 1:
 				w = fmt.Sprintf("w%d", i) // a new word: the kept ones outgrow their bound
+			case 2:
+				w = strings.Repeat("coffee", 11) // longer than a kept word may be
 			}
 			q.Texts = append(q.Texts, w)
 		}
@@ -203,6 +206,11 @@ func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
 		}
 		if n := len(kept.ftFields.terms); n > maxLookedUpWords {
 			t.Fatalf("%d words kept, more than %d", n, maxLookedUpWords)
+		}
+		for w := range kept.ftFields.terms {
+			if len(w) > maxLookedUpWordBytes {
+				t.Fatalf("a word of %d bytes kept", len(w))
+			}
 		}
 	}
 

@@ -293,17 +293,21 @@ func (e *Evaluator) fieldTermsFields(names []string) ([]resolvedTerm, bool) {
 	return c.fields, c.pattern
 }
 
-// maxLookedUpWords bounds the words fieldTermsLookups keeps: 1,024 words over 56
-// fields take about 250 KB.
-const maxLookedUpWords = 1024
+// maxLookedUpWords bounds the words fieldTermsLookups keeps, and maxLookedUpWordBytes
+// the length of a word it keeps: 1,024 words over 56 fields take about 300 KB, however
+// long the words a client sends.
+const (
+	maxLookedUpWords     = 1024
+	maxLookedUpWordBytes = 64
+)
 
 // fieldTermsLookups returns text's term in each of fields (those of the last list,
 // fieldTermsFields): its index in the field's dictionary, or ^ the index Find gives
 // when the field has no such term. A word is looked up once per list: a query over
 // every field looks each word up in 56 dictionaries, and the words of searches repeat
 // (at 10k generated items, two words took the TinyGo module 40 µs of lookups in a
-// 200 µs search). Lookups that read missing index pages are not kept: the request
-// runs again once the pages are provided.
+// 200 µs search). Lookups that read missing index pages are not kept (the request
+// runs again once the pages are provided), nor words over maxLookedUpWordBytes.
 func (e *Evaluator) fieldTermsLookups(text string, fields []resolvedTerm) []int32 {
 	c := &e.ftFields
 	if found, ok := c.terms[text]; ok {
@@ -321,7 +325,7 @@ func (e *Evaluator) fieldTermsLookups(text string, fields []resolvedTerm) []int3
 			}
 		}
 	}
-	if e.snap.PageMisses() == misses {
+	if e.snap.PageMisses() == misses && len(text) <= maxLookedUpWordBytes {
 		if c.terms == nil || len(c.terms) >= maxLookedUpWords {
 			c.terms = make(map[string][]int32)
 		}
