@@ -300,3 +300,18 @@ func TestFormat20AnswersTheSame(t *testing.T) {
 		t.Fatalf("bitmaps read: %d with the sections, %d without", a.tk.dense, b.tk.dense)
 	}
 }
+
+// TestWindowSize checks the top-k path's windows: a multiple of the file's impact
+// windows (their bounds are read per window), about a 32nd of the collection, never
+// smaller than one impact window nor larger than maxWindow.
+func TestWindowSize(t *testing.T) {
+	for _, c := range []struct{ n, want int }{
+		{0, 512}, {1, 512}, {9010, 512}, {16415, 512}, {16416, 1024}, {89921, 3072},
+		{100000, 3584}, {131072, 4096}, {1000000, 4096},
+	} {
+		w := windowSize(c.n)
+		if w != c.want || w%snapshot.ImpactWindow != 0 {
+			t.Errorf("windowSize(%d) = %d, want %d", c.n, w, c.want)
+		}
+	}
+}
