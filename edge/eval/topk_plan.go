@@ -157,35 +157,58 @@ func (e *Evaluator) planFiltered(b query.Bool, p *tkPlan) bool {
 // whether any of its terms is found (a node without one scores nothing and is left out
 // of the program: adding or comparing its zeros changes no score).
 func (e *Evaluator) planScorer(q query.Query, boost float32, p *tkPlan) (live, ok bool) {
-	if len(p.terms) >= maxTopKTerms {
+	if !p.enterNode() {
 		return false, false
 	}
-	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // run's (or termInto's) step
 	switch q := q.(type) {
 	case query.Term:
 		return e.planTerm(q, boost, p)
 	case query.Boost:
-		b := boost * float32(q.Boost)
-		if !(q.Boost >= 0) || !finiteWeight(b) {
+		b, ok := scaledBoost(boost, q.Boost)
+		if !ok {
 			return false, false
 		}
 		return e.planScorer(q.Query, b, p)
 	case query.Bool:
 		return e.planShould(q, boost, p)
 	case query.DisMax:
-		tie := float32(q.TieBreaker)
-		if !(tie >= 0 && tie <= 1) {
+		op, ok := maxOp(q.TieBreaker)
+		if !ok {
 			return false, false
 		}
-		return e.planChildren(nil, q.Queries, tkOp{kind: tkOpMax, tie: tie}, boost, p)
+		return e.planChildren(nil, q.Queries, op, boost, p)
 	case query.FieldTerms:
-		tie := float32(q.TieBreaker)
-		if !(tie >= 0 && tie <= 1) {
+		op, ok := maxOp(q.TieBreaker)
+		if !ok {
 			return false, false
 		}
-		return e.planFieldTerms(q, tkOp{kind: tkOpMax, tie: tie}, boost, p)
+		return e.planFieldTerms(q, op, boost, p)
 	}
 	return false, false
+}
+
+// enterNode starts a node of the plan, as run (or termInto) starts evaluating one:
+// false when the plan has maxTopKTerms terms already, else it charges the node's step.
+func (p *tkPlan) enterNode() bool {
+	if len(p.terms) >= maxTopKTerms {
+		return false
+	}
+	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1})
+	return true
+}
+
+// scaledBoost is boost under a Boost node of weight w, and whether the top-k path takes
+// it: w neither negative nor NaN, and every score kept finite (finiteWeight).
+func scaledBoost(boost float32, w float64) (float32, bool) {
+	b := boost * float32(w)
+	return b, w >= 0 && finiteWeight(b)
+}
+
+// maxOp is the dis_max operation of tie breaker tie, and whether the top-k path takes
+// it (a tie breaker from 0 to 1).
+func maxOp(tie float64) (tkOp, bool) {
+	t := float32(tie)
+	return tkOp{kind: tkOpMax, tie: t}, t >= 0 && t <= 1
 }
 
 // planFieldTerms plans q as planChildren plans the DisMax it stands for (its step is
@@ -220,22 +243,19 @@ func (e *Evaluator) planFieldTerms(q query.FieldTerms, op tkOp, boost float32, p
 // the Bool of its Terms as planShould plans it; the same checks and steps, in order.
 func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm, words []bool, found [][]int32, boost float32, p *tkPlan) (live, ok bool) {
 	if w := q.Boost(i); w != 1 {
-		if len(p.terms) >= maxTopKTerms {
+		if !p.enterNode() { // the Boost
 			return false, false
 		}
-		p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Boost's step
-		boost *= float32(w)
-		if !(w >= 0) || !finiteWeight(boost) {
+		if boost, ok = scaledBoost(boost, w); !ok {
 			return false, false
 		}
 	}
 	if len(q.Texts) == 1 {
 		return e.planFieldTerm(q.Fields[i], field, q.Texts[0], words[0], found[0][i], boost, p)
 	}
-	if len(p.terms) >= maxTopKTerms {
+	if !p.enterNode() { // the Bool
 		return false, false
 	}
-	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Bool's step
 	if len(q.Texts) > maxBoolClauses || q.Occur != query.Should {
 		return false, false
 	}
@@ -257,10 +277,9 @@ func (e *Evaluator) planFieldQuery(q query.FieldTerms, i int, field resolvedTerm
 // (fieldTermsFields) and its term looked up (at, fieldTermsLookups), as planScorer
 // plans a Term.
 func (e *Evaluator) planFieldTerm(name string, field resolvedTerm, text string, word bool, at int32, boost float32, p *tkPlan) (live, ok bool) {
-	if len(p.terms) >= maxTopKTerms {
+	if !p.enterNode() { // the Term
 		return false, false
 	}
-	p.charges = append(p.charges, tkCharge{steps: 1, filter: -1}) // the Term's step
 	q, r := query.Term{Field: name, Text: text}, field
 	if r.f != nil {
 		r.i, r.found = int(at), at >= 0
