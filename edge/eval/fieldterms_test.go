@@ -110,9 +110,7 @@ func randomFieldTerms(r *rand.Rand) query.FieldTerms {
 // out part way; and its String is the DisMax's.
 func TestFieldTermsAnswersAsItsDisMax(t *testing.T) {
 	snap := genSnapshot(t, 1500)
-	fast, full := NewEvaluator(snap), NewEvaluator(snap)
-	full.noTopK = true
-	fast.tk = &tkScratch{}
+	fast, full := topKAndNodeByNode(snap)
 	r := rand.New(rand.NewPCG(21, 22))
 	var rewritten [2]int
 	for i := range 2000 {

@@ -160,9 +160,7 @@ func searchOutcome(e *Evaluator, s *query.Search) string {
 // runs out part way.
 func TestTopKAgreesWithNodeByNode(t *testing.T) {
 	snap := genSnapshot(t, 1500)
-	fast, full := NewEvaluator(snap), NewEvaluator(snap)
-	full.noTopK = true
-	fast.tk = &tkScratch{}
+	fast, full := topKAndNodeByNode(snap)
 	r := rand.New(rand.NewPCG(11, 12))
 	cases := 2000
 	if testing.Short() {
@@ -215,6 +213,15 @@ func TestTopKAgreesWithNodeByNode(t *testing.T) {
 	if fast.tk.scored*10 > fast.tk.matched*9 { // a few hundred items, pages of up to 90
 		t.Errorf("the top-k path scored %d of %d matches: it hardly prunes", fast.tk.scored, fast.tk.matched)
 	}
+}
+
+// topKAndNodeByNode returns two evaluators of snap to compare: fast takes the top-k
+// path (with a scratch of its own, whose counters the tests read), full never does.
+func topKAndNodeByNode(snap *snapshot.Snapshot) (fast, full *Evaluator) {
+	fast, full = NewEvaluator(snap), NewEvaluator(snap)
+	full.noTopK = true
+	fast.tk = &tkScratch{}
+	return fast, full
 }
 
 // TestTopKTakesTheFullTextShapes checks that the top-k path does take the shapes it is
