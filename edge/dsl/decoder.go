@@ -54,23 +54,26 @@ func (d *decoder) members(v jsonr.Result, path string, fn func(key string, val j
 	if !v.IsObject() {
 		return errorf(edge.CodeInvalidArgument, path, "expected an object, not "+typeName(v))
 	}
-	var seen []string
-	var err error
-	v.ForEach(func(k, val jsonr.Result) bool {
-		key := k.Str
+	// The names seen so far: a request's objects have a few members each, which then
+	// allocate nothing (nor does the walk, without a closure of its own).
+	var names [8]string
+	seen := names[:0]
+	var it jsonr.Members
+	for it.Reset(v); it.Next(); {
+		key := it.Key.Str
 		for _, s := range seen {
 			if s == key {
-				err = errorf(edge.CodeInvalidJSON, path, "duplicate member \""+edge.Clip(key)+"\"")
-				return false
+				return errorf(edge.CodeInvalidJSON, path, "duplicate member \""+edge.Clip(key)+"\"")
 			}
 		}
 		if len(seen) < 64 {
 			seen = append(seen, key)
 		}
-		err = fn(key, val)
-		return err == nil
-	})
-	return err
+		if err := fn(key, it.Value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // single returns the one member of object v (a clause body such as {"Name": ...}).

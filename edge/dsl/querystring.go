@@ -21,7 +21,7 @@ type luceneOpts struct {
 	AnalyzerLowercases bool
 	FieldAnalysis      func(field string) (analysis.Analyzer, bool)
 	// FieldsAnalysedByDefault: Fields are every analysed text field (fieldAnalysis
-	// gives each the default analysis).
+	// gives each the default analysis), named as they are.
 	FieldsAnalysedByDefault bool
 	AllowLeadingWildcard    bool
 	AnalyzeWildcard         bool
@@ -224,7 +224,8 @@ func (d *decoder) queryStringFields(o *luceneOpts, r *qsRequest, path string) er
 		// lone "*" is every item.
 		o.DefaultField, o.Fields = "*", d.expandPattern("*")
 		// Text fields, by their types, never dates: fieldAnalysis gives each the
-		// default analysis (the parser still asks about a name ending in ".keyword").
+		// default analysis (the parser still asks about a name ending in ".keyword"),
+		// and the names are the fields' own, as they are.
 		o.FieldsAnalysedByDefault = d.schema != nil
 	}
 	if len(o.Fields) > d.lim.MaxClauses {

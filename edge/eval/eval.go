@@ -30,7 +30,7 @@ func (e *Evaluator) run(q query.Query, scoring bool, boost float32) (scored, err
 	if err := e.spend(1); err != nil {
 		return scored{}, err
 	}
-	if fq, ok := q.(query.Fielded); ok && strings.Contains(fq.FieldName(), "*") {
+	if fq, ok := q.(query.Fielded); ok && !e.literalFields && strings.Contains(fq.FieldName(), "*") {
 		return e.runFieldPattern(fq, scoring, boost)
 	}
 	switch q := q.(type) {
@@ -727,6 +727,11 @@ func (e *Evaluator) runFieldPattern(q query.Fielded, scoring bool, boost float32
 	if len(subs) == 0 {
 		return scored{set: newDocSet(e.n)}, nil
 	}
+	// The fields matched are fields, even one whose own name has a '*' (an item's
+	// member may be named so): expanding it again would never end. The subs are
+	// leaves, so nothing else runs while the flag is set.
+	e.literalFields = true
+	defer func() { e.literalFields = false }()
 	return e.disMax(query.DisMax{Queries: subs}, scoring, boost)
 }
 

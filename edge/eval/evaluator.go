@@ -46,6 +46,9 @@ type Evaluator struct {
 	// within, while set, restricts the evaluation to its items: nodes may then leave out
 	// (and not score) any other item, because the bool that set it intersects with it.
 	within docSet
+	// literalFields, while set, reads the field names of queries as they are, not as
+	// patterns (runFieldPattern).
+	literalFields bool
 	// unfused turns off the fused ways of fused.go, for the test that compares them
 	// with the node-by-node way.
 	unfused bool

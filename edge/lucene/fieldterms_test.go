@@ -69,6 +69,13 @@ func TestWordsOverEveryFieldAreFieldTerms(t *testing.T) {
 	if q, _ := Parse("coffee", Options{Fields: []string{"Name", "Data.x.keyword"}, FieldsAnalysedByDefault: true}); reflect.TypeOf(q) == reflect.TypeOf(query.FieldTerms{}) {
 		t.Errorf("an exact form among fields analysed by default: %#v", q)
 	}
+	// Such a list names the environment's fields as they are: a member named "x^2" is
+	// that field, not x boosted, and the list is not copied.
+	odd := []string{"Name", "Data.x^2"}
+	q, _ = Parse("coffee", Options{DefaultField: "*", Fields: odd, FieldsAnalysedByDefault: true})
+	if ft, ok := q.(query.FieldTerms); !ok || &ft.Fields[0] != &odd[0] || ft.Boosts != nil {
+		t.Errorf("fields analysed by default, one with a '^': %#v", q)
+	}
 
 	_, err = Parse("coffee espresso", Options{DefaultField: "*", Fields: every, MaxClauses: 5})
 	if err == nil || !strings.Contains(err.Error(), "too many clauses") {

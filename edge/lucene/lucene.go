@@ -81,7 +81,10 @@ type Options struct {
 	FieldAnalysis func(field string) (a analysis.Analyzer, lowercases bool)
 	// FieldsAnalysedByDefault says that FieldAnalysis gives every field of Fields the
 	// default analysis (every analysed text field of an environment, listed), so the
-	// parser need not ask it about each of them.
+	// parser need not ask it about each of them, and that Fields are names as they are:
+	// no boost suffix is cut from them. (A name with a '*' then stays in the
+	// query.FieldTerms of the words, whose expansion the evaluator reads as a pattern,
+	// as it would the field of that name's own Term.)
 	FieldsAnalysedByDefault bool
 	// AllowLeadingWildcard is allow_leading_wildcard (Elasticsearch: true).
 	AllowLeadingWildcard bool
@@ -220,10 +223,50 @@ func SimpleFlagNamed(name string) (SimpleFlag, bool) {
 	return 0, false
 }
 
-// fieldWeight is one field terms are searched in, with its boost.
-type fieldWeight struct {
-	name  string
-	boost float64
+// fieldList is the fields terms are searched in: their names and boosts (nil: every
+// boost is 1).
+type fieldList struct {
+	names  []string
+	boosts []float64
+}
+
+// boost is field i's boost.
+func (l fieldList) boost(i int) float64 {
+	if l.boosts == nil {
+		return 1
+	}
+	return l.boosts[i]
+}
+
+// starField is the list of the one field "*" (every field, expanded by the evaluator).
+var starField = []string{"*"}
+
+// splitFields is Options.Fields as a fieldList: each name's boost suffix ("Name^2") cut
+// from it, empty names left out. A list with none of either is used as it is: a query
+// over every field names the environment's list, which is then not copied.
+func splitFields(fields []string) fieldList {
+	for i, f := range fields {
+		if name, _ := splitBoost(f); name == f && name != "" {
+			continue
+		}
+		l := fieldList{names: make([]string, i, len(fields)), boosts: make([]float64, i, len(fields))}
+		copy(l.names, fields[:i])
+		for j := range l.boosts {
+			l.boosts[j] = 1
+		}
+		boosted := false
+		for _, f := range fields[i:] {
+			if name, boost := splitBoost(f); name != "" {
+				l.names, l.boosts = append(l.names, name), append(l.boosts, boost)
+				boosted = boosted || boost != 1
+			}
+		}
+		if !boosted {
+			l.boosts = nil
+		}
+		return l
+	}
+	return fieldList{names: fields}
 }
 
 // builder holds what the classic and the simple parser share: the options, the
@@ -234,9 +277,9 @@ type builder struct {
 	leafCount int // leaf queries built so far (leaves)
 	err       *SyntaxError
 	tokens    []analysis.Token
-	all       []fieldWeight // the fields of "all fields" (DefaultField "*" or Fields)
-	dflt      string        // the parser's default field; "" when Fields are used
-	errAt     int           // offset to report a limit error at
+	all       fieldList // the fields of "all fields" (DefaultField "*" or Fields)
+	dflt      string    // the parser's default field; "" when Fields are used
+	errAt     int       // offset to report a limit error at
 	scratch   []byte
 
 	// byDefault holds the tokens of byDefaultText analysed by the default analyzer
@@ -244,16 +287,13 @@ type builder struct {
 	byDefault     []analysis.Token
 	byDefaultText string
 	byDefaultSet  bool
+	// tokenBuf holds byDefault for a text of a few words, which then allocates nothing.
+	tokenBuf [4]analysis.Token
 	// clauseSlab is where clauses carves the clause lists of analysed text from.
 	clauseSlab []query.Clause
 	// allTerms says whether every field of all analyses text by default (1) or not (2),
-	// once known (0: not yet); allNames and allBoosts are all's for query.FieldTerms.
-	allTerms  uint8
-	allNames  []string
-	allBoosts []float64
-	// allAsGiven says that all names Options.Fields as they are (no field had a
-	// boost suffix to cut, none was empty).
-	allAsGiven bool
+	// once known (0: not yet).
+	allTerms uint8
 }
 
 // clauseSlabSize is how many clauses the builder allocates at once for the clause
@@ -280,27 +320,20 @@ func newBuilder(input string, opts Options) *builder {
 		opts.MaxClauses = DefaultMaxClauses
 	}
 	b := &builder{opts: opts, input: input}
-	if len(opts.Fields) > 0 {
-		// One allocation: a query over every field names them all (3 KB a request
-		// through the doublings of append).
-		b.all = make([]fieldWeight, 0, len(opts.Fields))
-	}
-	b.allAsGiven = true
-	for _, f := range opts.Fields {
-		name, boost := splitBoost(f)
-		b.allAsGiven = b.allAsGiven && len(name) == len(f) && name != ""
-		if name != "" {
-			b.all = append(b.all, fieldWeight{name, boost})
-		}
+	b.byDefault = b.tokenBuf[:0]
+	if opts.FieldsAnalysedByDefault {
+		b.all.names = opts.Fields // an environment's own field names: no boost to cut
+	} else {
+		b.all = splitFields(opts.Fields)
 	}
 	switch {
-	case len(b.all) > 0 && opts.DefaultField == "*":
+	case len(b.all.names) > 0 && opts.DefaultField == "*":
 		b.dflt = "*" // every field, listed
-	case len(b.all) > 0:
+	case len(b.all.names) > 0:
 		b.dflt = ""
 	case opts.DefaultField == "" || opts.DefaultField == "*":
 		b.dflt = "*"
-		b.all = []fieldWeight{{"*", 1}}
+		b.all.names = starField
 	default:
 		b.dflt = opts.DefaultField
 	}
@@ -323,14 +356,14 @@ func splitBoost(f string) (string, float64) {
 // fieldsFor resolves the field of a clause as QueryStringQueryParser's
 // extractMultiFields: "" (no field: the Fields option) and "*" (all fields) give
 // the default fields; any other name is itself.
-func (b *builder) fieldsFor(field string) []fieldWeight {
+func (b *builder) fieldsFor(field string) fieldList {
 	if field == "" || field == "*" {
-		if len(b.all) > 0 {
+		if len(b.all.names) > 0 {
 			return b.all
 		}
-		return []fieldWeight{{b.opts.DefaultField, 1}}
+		return fieldList{names: []string{b.opts.DefaultField}}
 	}
-	return []fieldWeight{{field, 1}}
+	return fieldList{names: []string{field}}
 }
 
 // leaf counts one leaf query against MaxClauses (D11).
@@ -356,21 +389,21 @@ func (b *builder) leaves(n int) bool {
 // multi-field parsers do: one field is the query itself (boosted by the field's
 // boost), several a DisMax with tie breaker tie. Fields whose query is nil are left
 // out; nil when all are.
-func (b *builder) perField(fields []fieldWeight, tie float64, build func(field string) query.Query) query.Query {
+func (b *builder) perField(fields fieldList, tie float64, build func(field string) query.Query) query.Query {
 	var qs []query.Query
-	if len(fields) > 1 {
-		qs = make([]query.Query, 0, len(fields)) // one allocation, not one per doubling
+	if len(fields.names) > 1 {
+		qs = make([]query.Query, 0, len(fields.names)) // one allocation, not one per doubling
 	}
-	for _, f := range fields {
-		q := build(f.name)
+	for i, name := range fields.names {
+		q := build(name)
 		if b.err != nil {
 			return nil
 		}
 		if q == nil {
 			continue
 		}
-		if f.boost != 1 {
-			q = query.Boost{Query: q, Boost: f.boost}
+		if w := fields.boost(i); w != 1 {
+			q = query.Boost{Query: q, Boost: w}
 		}
 		qs = append(qs, q)
 	}
@@ -387,59 +420,41 @@ func (b *builder) perField(fields []fieldWeight, tie float64, build func(field s
 // all the fields, when they all analyse it by default (a query_string's words over
 // every field), becomes the query.FieldTerms of its tokens: the DisMax perField would
 // build, in one node rather than a Term (or a Bool of Terms) and a Boost per field.
-func (b *builder) textPerField(fields []fieldWeight, tie float64, text string) query.Query {
-	if len(fields) > 1 && len(fields) == len(b.all) && &fields[0] == &b.all[0] && b.allByDefault() {
+func (b *builder) textPerField(fields fieldList, tie float64, text string) query.Query {
+	all := b.all.names
+	if n := len(fields.names); n > 1 && n == len(all) && &fields.names[0] == &all[0] && b.allByDefault() {
 		if toks := b.analyzeByDefault(text); len(toks) > 0 {
-			if !b.leaves(len(fields) * len(toks)) { // the Terms textQuery would count
+			if !b.leaves(n * len(toks)) { // the Terms textQuery would count
 				return nil
 			}
 			texts := make([]string, len(toks))
 			for i, t := range toks {
 				texts[i] = t.Term
 			}
-			return query.FieldTerms{Fields: b.allNames, Boosts: b.allBoosts, Texts: texts, Occur: b.occur(), TieBreaker: tie}
+			return query.FieldTerms{Fields: all, Boosts: b.all.boosts, Texts: texts, Occur: b.occur(), TieBreaker: tie}
 		}
 	}
 	return b.perField(fields, tie, func(f string) query.Query { return b.textQuery(f, text) })
 }
 
 // allByDefault reports whether every field of all analyses text with the default
-// analyzer (and none is a pattern, which the evaluator expands), working it out (and
-// all's names and boosts) at the first call of a parse.
+// analyzer (and none is a pattern, which the evaluator expands), working it out at the
+// first call of a parse.
 func (b *builder) allByDefault() bool {
 	if b.allTerms == 0 {
 		b.allTerms = 2
-		for _, f := range b.all {
-			if strings.Contains(f.name, "*") {
-				return false
-			}
-			if b.opts.FieldsAnalysedByDefault && !IsExactField(f.name) { // a member named "keyword" reads as an exact form
+		for _, name := range b.all.names {
+			if b.opts.FieldsAnalysedByDefault && !IsExactField(name) { // a member named "keyword" reads as an exact form
 				continue
 			}
-			if _, _, byDefault := b.analysisOf(f.name); !byDefault {
+			if !b.opts.FieldsAnalysedByDefault && strings.Contains(name, "*") {
+				return false // a pattern, which the evaluator expands
+			}
+			if _, _, byDefault := b.analysisOf(name); !byDefault {
 				return false
 			}
 		}
 		b.allTerms = 1
-		// The list the options named, when it names the fields as they are (every
-		// field, resolved once per snapshot): no copy per request.
-		if b.allAsGiven {
-			b.allNames = b.opts.Fields
-		} else {
-			b.allNames = make([]string, len(b.all))
-			for i, f := range b.all {
-				b.allNames[i] = f.name
-			}
-		}
-		for _, f := range b.all {
-			if f.boost != 1 {
-				b.allBoosts = make([]float64, len(b.all))
-				for j, g := range b.all {
-					b.allBoosts[j] = g.boost
-				}
-				break
-			}
-		}
 	}
 	return b.allTerms == 1
 }

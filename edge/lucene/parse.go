@@ -32,6 +32,9 @@ type parser struct {
 	lex   lexer
 	toks  []token // a window of lexed tokens; toks[0] is the next one
 	depth int
+	// window holds toks (peekN looks at most three ahead), so that lexing allocates
+	// nothing: the parser is allocated anyway.
+	window [3]token
 }
 
 // Parse compiles a query in Lucene's classic query syntax, as Elasticsearch's
@@ -50,6 +53,7 @@ func Parse(input string, opts Options) (query.Query, error) {
 		return query.MatchNone{Reason: emptyReason}, nil
 	}
 	p := &parser{builder: newBuilder(input, opts), lex: lexer{input: input}}
+	p.toks = p.window[:0]
 	q := p.query(p.dflt)
 	if p.err == nil && p.peek().kind != tEOF {
 		t := p.peek()
@@ -306,13 +310,26 @@ func (p *parser) booleanQuery(clauses []query.Clause) query.Query {
 // followed by ":", "*", "~", "^", AND or OR, analysed as one text.
 func (p *parser) multiTerm(field string, clauses *[]query.Clause) query.Query {
 	first := p.next()
+	// The terms joined by single spaces: most often the input as written, which then
+	// needs no copy.
+	end, joined := first.off+len(first.text), ""
 	var sb strings.Builder
-	sb.WriteString(first.text)
 	for p.peekN(0).kind == tTERM && allowedPostMultiTerm(p.peekN(1).kind) {
+		t := p.next()
+		if sb.Len() == 0 && t.off == end+1 && p.input[end] == ' ' {
+			end = t.off + len(t.text)
+			continue
+		}
+		if sb.Len() == 0 {
+			sb.WriteString(p.input[first.off:end])
+		}
 		sb.WriteByte(' ')
-		sb.WriteString(p.next().text)
+		sb.WriteString(t.text)
 	}
-	text, ok := p.unescape(sb.String(), first.off)
+	if joined = p.input[first.off:end]; sb.Len() > 0 {
+		joined = sb.String()
+	}
+	text, ok := p.unescape(joined, first.off)
 	if !ok {
 		return nil
 	}

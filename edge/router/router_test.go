@@ -213,3 +213,31 @@ func TestLendBodies(t *testing.T) {
 		}
 	}
 }
+
+// A query_string over every field searches each field by its own name, even a name
+// with a '^' (which a list the request gives reads as a boost) or a '*' (read as a
+// pattern, which matches the field itself).
+func TestQueryStringOverOddFieldNames(t *testing.T) {
+	r := New(Options{})
+	r.Load(snapshottest.Open(t, "odd", false,
+		`{"ContentID":"Content_1","Status":"Published","Name":"One","Data":{"x^2":"espresso tonic"}}`,
+		`{"ContentID":"Content_2","Status":"Published","Name":"Two","Data":{"a*b":"espresso"}}`,
+		`{"ContentID":"Content_3","Status":"Published","Name":"Three","Data":{"ab":"espresso beans"}}`,
+		`{"ContentID":"Content_4","Status":"Published","Name":"Coffee","Data":{}}`,
+	))
+	for _, c := range []struct {
+		body string
+		want int64
+	}{
+		{`{"query":{"query_string":{"query":"espresso"}}}`, 3},
+		{`{"query":{"query_string":{"query":"espresso OR nothing"}},"size":0}`, 3},
+		{`{"query":{"simple_query_string":{"query":"espresso"}}}`, 3},
+		{`{"query":{"query_string":{"query":"espresso","fields":["Data.a*"]}}}`, 2},
+		{`{"query":{"query_string":{"query":"Data.a\\*b:espresso"}}}`, 2},
+	} {
+		resp := r.Serve(&edge.Request{Method: "POST", Path: "/cda/es/v1/odd", Body: []byte(c.body)})
+		if got := gjson.GetBytes(resp.Body, "totalItems").Int(); resp.Status != 200 || got != c.want {
+			t.Errorf("%s: %d %s, want %d items", c.body, resp.Status, resp.Body, c.want)
+		}
+	}
+}
