@@ -117,15 +117,71 @@ func aggValueOf(v snapshot.Value) aggValue {
 // field was named with .keyword).
 func (c *aggContext) values(dst []aggValue, f *snapshot.Field, kw bool, doc int) []aggValue {
 	c.vals = f.Values(c.vals[:0], doc)
+	var seen map[aggValue]struct{} // dst's values, once there are many of them
 	for _, v := range c.vals {
 		if kw && v.Kind != snapshot.KindString {
 			continue
 		}
-		if av := aggValueOf(v); !slices.Contains(dst, av) {
+		av := aggValueOf(v)
+		if seen == nil {
+			if !slices.Contains(dst, av) {
+				dst = append(dst, av)
+				seen = indexPast(dst)
+			}
+			continue
+		}
+		if _, ok := seen[av]; !ok {
+			seen[av] = struct{}{}
 			dst = append(dst, av)
 		}
 	}
 	return dst
+}
+
+// scannedMembers is how many members a set of one item's values (values, itemSet)
+// searches in order; past it, a map holds them. Nearly every item has a few values, for
+// which a search of a short list is the fastest; an item may also hold an array of
+// 100,000 numbers, for which searching the list took an aggregation 5e9 comparisons.
+const scannedMembers = 32
+
+// indexPast returns a map of list's members when the list has grown past
+// scannedMembers, else nil.
+func indexPast[T comparable](list []T) map[T]struct{} {
+	if len(list) <= scannedMembers {
+		return nil
+	}
+	m := make(map[T]struct{}, 2*len(list))
+	for _, x := range list {
+		m[x] = struct{}{}
+	}
+	return m
+}
+
+// itemSet is what an item's values have counted so far (its buckets, or its distinct
+// values). (Buckets, not entries: -0 and 0 are two entries of one bucket.)
+type itemSet[T comparable] struct {
+	list []T
+	seen map[T]struct{} // list's members once it is long (indexPast)
+}
+
+// reset empties the set for the next item.
+func (s *itemSet[T]) reset() { s.list, s.seen = s.list[:0], nil }
+
+// counted reports whether x is in the set, adding it when it is not.
+func (s *itemSet[T]) counted(x T) bool {
+	if s.seen != nil {
+		if _, ok := s.seen[x]; ok {
+			return true
+		}
+		s.seen[x] = struct{}{}
+		return false
+	}
+	if slices.Contains(s.list, x) {
+		return true
+	}
+	s.list = append(s.list, x)
+	s.seen = indexPast(s.list)
+	return false
 }
 
 // entryValues returns docs' values of f as entries of f's table of distinct values
@@ -145,17 +201,6 @@ func (c *aggContext) entryValues(f *snapshot.Field, docs []int) (entries []uint3
 	}
 	c.e.aggEntries, c.e.aggOwners = f.AppendValueEntries(c.e.aggEntries[:0], c.e.aggOwners[:0], docs)
 	return c.e.aggEntries, c.e.aggOwners, true
-}
-
-// counted reports whether x is among what an item's values have counted so far (a
-// few: its buckets, or its distinct values), adding it when it is not. (Buckets, not
-// entries: -0 and 0 are two entries of one bucket.)
-func counted[T comparable](item *[]T, x T) bool {
-	if slices.Contains(*item, x) {
-		return true
-	}
-	*item = append(*item, x)
-	return false
 }
 
 // entrySlots returns n zero slots, one per entry of a field's table of distinct
@@ -443,7 +488,7 @@ func countItems(seen []*tally, slots []int32, entries []uint32, owners []int32, 
 		}
 		return
 	}
-	var item []*tally // the buckets item last counted in
+	var item itemSet[*tally] // the buckets item last counted in
 	last := int32(-1)
 	for k, t := range entries {
 		if slots[t] <= 0 {
@@ -451,9 +496,10 @@ func countItems(seen []*tally, slots []int32, entries []uint32, owners []int32, 
 		}
 		b, i := seen[slots[t]-1], owners[k]
 		if i != last {
-			item, last = item[:0], i
+			item.reset()
+			last = i
 		}
-		if !counted(&item, b) {
+		if !item.counted(b) {
 			b.count++
 			if subs {
 				b.docs = append(b.docs, docs[i])
@@ -686,7 +732,7 @@ func (c *aggContext) collect(a *query.Agg, docs []int) metricAcc {
 		// The values as entries of the field's table of distinct values, in the items'
 		// order and each item's, and de-duplicated as values does: sums add up in the
 		// same order as item by item.
-		var vs []aggValue // the values item last took
+		var vs itemSet[aggValue] // the values item last took
 		last := int32(-1)
 		for k, t := range entries {
 			if t == snapshot.NoEntry {
@@ -701,9 +747,10 @@ func (c *aggContext) collect(a *query.Agg, docs []int) metricAcc {
 				continue
 			case owners != nil:
 				if i := owners[k]; i != last {
-					vs, last = vs[:0], i
+					vs.reset()
+					last = i
 				}
-				if counted(&vs, v) {
+				if vs.counted(v) {
 					continue
 				}
 			}

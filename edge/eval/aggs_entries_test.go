@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -72,8 +73,17 @@ func entriesTestItem(rng *rand.Rand, i int) string {
 	mixed := []string{`"x"`, `"y"`, "3", "-0", `"2021-05-01T10:00:00.000Z"`, "true", "0"}
 	add("mix", mixed[rng.IntN(len(mixed))])
 	multi := fmt.Sprintf(`[%d, "t%d", %d]`, rng.IntN(4), rng.IntN(3), rng.IntN(4))
-	if rng.IntN(5) == 0 {
+	switch rng.IntN(10) {
+	case 0, 1:
 		multi = `[0, "t1", -0, "2021-05-01T10:00:00.000Z", "t1", 0]`
+	case 2:
+		// More distinct values than an item's set searches in order (scannedMembers),
+		// each twice, -0 beside 0.
+		multi = "[-0"
+		for k := range 2 * (scannedMembers + 10) {
+			multi += fmt.Sprintf(`, %d, "t%d"`, k%(scannedMembers+10), k%7)
+		}
+		multi += "]"
 	}
 	add("multi", multi)
 	return fmt.Sprintf(`{"ContentID":"Content_%04d","Status":"Published","CreatedAt":"20%02d-%02d-%02dT%02d:00:00.000Z","Data":{"k":1%s}}`,
@@ -118,4 +128,38 @@ func entriesTestAggs() []*query.Agg {
 		}
 	}
 	return aggs
+}
+
+// An item may hold an array of many values: each aggregation reads it in time linear
+// in its values (searching the values an item has counted so far took 5e9 comparisons
+// for an array of 100,000 numbers), and counts the item once per bucket.
+func TestAggregationsOverALongArray(t *testing.T) {
+	const n = 20000
+	long := `{"ContentID":"Content_1","Status":"Published","Data":{"arr":[`
+	for k := range n {
+		if k > 0 {
+			long += ","
+		}
+		long += fmt.Sprint(k % (n / 2)) // each value twice
+	}
+	long += "]}}"
+	e := NewEvaluator(snapshottest.Open(t, "long", false, long,
+		`{"ContentID":"Content_2","Status":"Published","Data":{"arr":[1,2,2]}}`))
+	for _, c := range []struct {
+		agg  *query.Agg
+		want string
+	}{
+		{&query.Agg{Name: "n", Kind: query.AggCardinality, Field: "Data.arr"}, "Count:10000"},
+		{&query.Agg{Name: "n", Kind: query.AggValueCount, Field: "Data.arr"}, "Count:20003"},
+		{&query.Agg{Name: "n", Kind: query.AggTerms, Field: "Data.arr", Size: 2, MinDocCount: 1,
+			Order: []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}}, "DocCount:2"},
+		{&query.Agg{Name: "n", Kind: query.AggRange, Field: "Data.arr", Ranges: []query.BucketRange{{From: 0, To: 5000}}}, "DocCount:2"},
+		{&query.Agg{Name: "n", Kind: query.AggHistogram, Field: "Data.arr", Interval: 1000, MinDocCount: 1,
+			Order: []query.BucketOrder{{By: query.ByKey}}}, "DocCount:2"},
+	} {
+		got := aggregateOnce(t, e, query.MatchAll{}, c.agg)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s, want %s", c.agg.Kind, got, c.want)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"math"
-	"slices"
 
 	"github.com/cdaedge/cdaedge/edge/datetime"
 	"github.com/cdaedge/cdaedge/edge/query"
@@ -137,19 +136,18 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 			return c.histogramEntries(a, f, kw, docs, entries, owners)
 		}
 		var vs []aggValue
-		var seen []float64
+		var seen itemSet[float64]
 		for _, doc := range docs {
 			vs = c.values(vs[:0], f, kw, doc)
-			seen = seen[:0]
+			seen.reset()
 			for _, v := range vs {
 				if v.kind == snapshot.KindString {
 					continue
 				}
 				k := roundKey(a, v.num)
-				if slices.Contains(seen, k) {
+				if seen.counted(k) {
 					continue
 				}
-				seen = append(seen, k)
 				b, err := c.keyBucket(index, &keys, k)
 				if err != nil {
 					return nil, nil, err
