@@ -136,7 +136,7 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 			return c.histogramEntries(a, f, kw, docs, entries, owners)
 		}
 		var vs []aggValue
-		var seen itemSet[float64]
+		var seen itemSet
 		for _, doc := range docs {
 			vs = c.values(vs[:0], f, kw, doc)
 			seen.reset()
@@ -145,7 +145,7 @@ func (c *aggContext) histogramKeys(a *query.Agg, docs []int) (map[uint64]*histBu
 					continue
 				}
 				k := roundKey(a, v.num)
-				if seen.counted(k) {
+				if seen.counted(aggKey{bits: floatKey(k)}) {
 					continue
 				}
 				b, err := c.keyBucket(index, &keys, k)
