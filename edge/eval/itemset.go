@@ -1,16 +1,17 @@
 package eval
 
 // itemSet is what one item's values have counted so far in an aggregation: its
-// distinct values, or the buckets they fell in, each as an aggKey (a bucket as the
-// key of its slot). Nearly every item has a few values, for which a search of a short
-// list in order is the fastest; an item may also hold an array of 100,000 numbers, for
-// which that search took an aggregation 5e9 comparisons. Past scannedMembers members
-// the set also keeps a hash table of them, its own rather than a Go map: the TinyGo
-// module's maps hash struct keys slowly (a map of 100,000 keys took over a second).
+// distinct values, or the keys of the histogram buckets they fell in, each as an
+// aggKey. (Buckets counted by entry take a stamp instead: tally.item.) Nearly every
+// item has a few values, for which a search of a short list in order is the fastest;
+// an item may also hold an array of 100,000 numbers, for which that search took an
+// aggregation 5e9 comparisons. Past scannedMembers members the set also keeps a hash
+// table of them, its own rather than a Go map: TinyGo hashes a key with a float in it
+// through reflection, slowly, and that code added 6 KB to the module.
 type itemSet struct {
 	list []aggKey
-	// table holds the members once there are more than scannedMembers (0: an empty
-	// slot; a member is stored as its key with its hash's top bit set in used).
+	// table holds the members once there are more than scannedMembers, by open
+	// addressing; used says which of its slots hold one.
 	table []aggKey
 	used  []bool
 }
