@@ -57,6 +57,9 @@ func runBuild(fs *flag.FlagSet, args []string, std stdio) error {
 	case len(inputs) == 0:
 		return errUsage{"no INPUT given"}
 	}
+	if err := ingest.CheckOutput(*out); err != nil {
+		return err
+	}
 	stdinUsed := false
 	for _, in := range inputs {
 		if _, err := ingest.FormatOf(in); err != nil {

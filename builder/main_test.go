@@ -450,3 +450,32 @@ func TestExportRoundTripGenerated(t *testing.T) {
 		}
 	}
 }
+
+// An --out in a directory that does not exist, or naming a directory, is refused
+// before any work, with a message that names it, and leaves nothing behind.
+func TestOutputNowhere(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope", "demo.snap")
+	snap := filepath.Join(dir, "demo.snap")
+	if code, _, stderr := cli(t, "", "build", "--env", "demo", "--out", snap, items); code != 0 {
+		t.Fatalf("build: code %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"build", "--env", "demo", "--out", missing, items},
+		{"build", "--env", "demo", "--out", dir, items},
+		{"export", "--out", missing, snap},
+		{"gen", "--items", "2", "--env", "demo", "--out", missing},
+	} {
+		code, _, stderr := cli(t, "", args...)
+		want := "no directory " + filepath.Dir(missing)
+		if args[len(args)-2] == dir {
+			want = dir + ": it is a directory"
+		}
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: code %d, stderr %q; want 1 and %q", args, code, stderr, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}

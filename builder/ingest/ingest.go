@@ -603,15 +603,32 @@ func WriteFile(path string, data []byte) error {
 	})
 }
 
+// CheckOutput reports why path cannot be an output file, before any work is done for
+// it: its directory does not exist or is not a directory, or path is a directory.
+// (Permissions show when the file is created.)
+func CheckOutput(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("cannot write %s: no directory %s", path, dir)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a directory", path)
+	}
+	return nil
+}
+
 // WriteFileFunc is WriteFile with the content streamed by write.
 func WriteFileFunc(path string, write func(io.Writer) error) (err error) {
+	if err := CheckOutput(path); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
+		return fmt.Errorf("create a temporary file beside %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
