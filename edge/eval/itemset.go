@@ -19,13 +19,10 @@ type itemSet struct {
 // scannedMembers is how many members an itemSet searches in order.
 const scannedMembers = 32
 
-// reset empties the set for the next item.
-func (s *itemSet) reset() {
-	s.list = s.list[:0]
-	if s.table != nil {
-		clear(s.used)
-	}
-}
+// reset empties the set for the next item. The table is left as it is: the set uses
+// it only past scannedMembers, after grow has cleared it (clearing it here would cost
+// every item after one of many values the size of that item's table).
+func (s *itemSet) reset() { s.list = s.list[:0] }
 
 // counted reports whether k is in the set, adding it when it is not.
 func (s *itemSet) counted(k aggKey) bool {
