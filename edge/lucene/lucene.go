@@ -438,8 +438,8 @@ func (b *builder) textPerField(fields fieldList, tie float64, text string) query
 }
 
 // allByDefault reports whether every field of all analyses text with the default
-// analyzer (and none is a pattern, which the evaluator expands), working it out at the
-// first call of a parse.
+// analyzer (and, in a list other than the environment's own, none is a pattern, which
+// the evaluator expands), working it out at the first call of a parse.
 func (b *builder) allByDefault() bool {
 	if b.allTerms == 0 {
 		b.allTerms = 2
