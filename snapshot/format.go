@@ -46,6 +46,13 @@ const (
 	checksumSize = 4
 	offIndexLen  = 72 // u64: length of the index part, from the file's first byte
 
+	// MaxItemDepth is the most levels of objects and arrays an item may nest, its own
+	// object included; a writer refuses a deeper item. The engine's walks over an
+	// item's JSON (source filtering) go this deep, and would otherwise leave out what
+	// lies below. (Elasticsearch refuses documents of more than 20 levels of objects
+	// by default: index.mapping.depth.limit.)
+	MaxItemDepth = 64
+
 	// BodyBlockTarget is the size a body block grows to before the next item starts a
 	// new one (an item larger than this is a block of its own): small enough that a page
 	// of items reads little besides itself, large enough that a block's range request

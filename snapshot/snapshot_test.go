@@ -125,7 +125,8 @@ func TestFieldIndexes(t *testing.T) {
 
 // TestDuplicateMemberPointer checks that a duplicate member at any depth is refused
 // with the JSON pointer of its second occurrence, and that objects of more members than
-// the checker scans linearly are checked too.
+// the checker scans linearly are checked too; and that an item nesting deeper than
+// MaxItemDepth is refused with the pointer of the first value too deep.
 func TestDuplicateMemberPointer(t *testing.T) {
 	many := `{"ContentID":"x"`
 	for i := range 40 {
@@ -136,6 +137,10 @@ func TestDuplicateMemberPointer(t *testing.T) {
 		{`{"ContentID":"x","Data":{"list":[{"k":1},{"j":[1,{"k":1,"k":2}]}]}}`, "/Data/list/1/j/1/k: duplicate member"},
 		{many + `,"m3":0}`, "/m3: duplicate member"},
 		{many + `}`, ""},
+		// MaxItemDepth levels, the item's own object and Data included, and one more.
+		{`{"ContentID":"x","Data":` + strings.Repeat(`{"a":`, MaxItemDepth-2) + `[1]` + strings.Repeat("}", MaxItemDepth-2) + `}`, ""},
+		{`{"ContentID":"x","Data":` + strings.Repeat(`{"a":`, MaxItemDepth-2) + `[[1]]` + strings.Repeat("}", MaxItemDepth-2) + `}`,
+			"/Data" + strings.Repeat("/a", MaxItemDepth-2) + "/0: nests objects and arrays more than 64 levels deep (the most an item may)"},
 	} {
 		_, _, _, err := Canonicalize([]byte(c.item))
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {

@@ -26,7 +26,7 @@ func Canonicalize(item []byte) (canon []byte, id, status string, err error) {
 	if !root.IsObject() {
 		return nil, "", "", fmt.Errorf("item must be a JSON object")
 	}
-	if err := checkDuplicateMembers(root, ""); err != nil {
+	if err := checkMembers(root, "", 1); err != nil {
 		return nil, "", "", err
 	}
 	idv := root.Get("ContentID")
@@ -142,11 +142,15 @@ func stringEnd(raw string) int {
 	}
 }
 
-// checkDuplicateMembers refuses an object, at any depth of v, that names a member
-// twice; the error gives the JSON pointer of the second one. The pointer of where it
-// is looking is built only when there is an error to report.
-func checkDuplicateMembers(v gjson.Result, pointer string) error {
+// checkMembers refuses an object, at any depth of v, that names a member twice, and
+// objects and arrays nested more than MaxItemDepth levels (v, at level level, counts);
+// the error gives the JSON pointer of the second member, or of the value too deep.
+// The pointer of where it is looking is built only when there is an error to report.
+func checkMembers(v gjson.Result, pointer string, level int) error {
 	var err error
+	if level > MaxItemDepth && (v.IsObject() || v.IsArray()) {
+		return errors.New(pointer + ": nests objects and arrays more than " + strconv.Itoa(MaxItemDepth) + " levels deep (the most an item may)")
+	}
 	switch {
 	case v.IsObject():
 		var small [16]string // most objects are small: a linear scan, no map
@@ -175,7 +179,7 @@ func checkDuplicateMembers(v gjson.Result, pointer string) error {
 				seen = append(seen, k.Str)
 			}
 			if child.IsObject() || child.IsArray() {
-				if err = checkDuplicateMembers(child, ""); err != nil {
+				if err = checkMembers(child, "", level+1); err != nil {
 					err = prefixPointer(err, pointer+"/"+k.Str)
 				}
 			}
@@ -185,7 +189,7 @@ func checkDuplicateMembers(v gjson.Result, pointer string) error {
 		i := 0
 		v.ForEach(func(_, child gjson.Result) bool {
 			if child.IsObject() || child.IsArray() {
-				if err = checkDuplicateMembers(child, ""); err != nil {
+				if err = checkMembers(child, "", level+1); err != nil {
 					err = prefixPointer(err, pointer+"/"+strconv.Itoa(i))
 				}
 			}

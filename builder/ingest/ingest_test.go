@@ -689,6 +689,19 @@ func TestNestingLimit(t *testing.T) {
 	if len(got) != 1 || !strings.HasSuffix(got[0], "invalid JSON: nesting deeper than 10000 levels") {
 		t.Errorf("problems = %q", got)
 	}
+	// Within the JSON limit, an item may nest snapshot.MaxItemDepth levels (its own
+	// object and Data included), and no more.
+	nest := func(levels int) string {
+		return strings.Repeat(`{"a":`, levels-1) + "1" + strings.Repeat("}", levels-1) // Data's and below
+	}
+	p = writeInput(t, t.TempDir(), "levels.ndjson", `{"ContentID":"a","Data":`+nest(snapshot.MaxItemDepth)+`}`+"\n"+
+		`{"ContentID":"b","Data":`+nest(snapshot.MaxItemDepth+1)+`}`)
+	_, _, err = BuildFiles(Options{Environment: "test"}, p)
+	got = problems(t, err)
+	want := ":2: /Data" + strings.Repeat("/a", snapshot.MaxItemDepth-1) + ": nests objects and arrays more than 64 levels deep (the most an item may)"
+	if len(got) != 1 || !strings.HasSuffix(got[0], want) {
+		t.Errorf("problems = %q, want one ending %q", got, want)
+	}
 }
 
 // BenchmarkValidate measures the reading and validation alone (no snapshot writer).

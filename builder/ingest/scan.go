@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // This file holds a small hand-written JSON scanner. It validates one value in a single
@@ -83,14 +85,17 @@ var memberType = map[string]kind{
 
 // scanner reads JSON from data starting at pos.
 type scanner struct {
-	data   []byte
-	pos    int
-	depth  int
-	prefix string    // pointer of the item itself ("" for NDJSON, "/3" in a JSON array)
-	path   []segment // current path below the item (top-level member first)
-	inData bool      // scanning inside the item's Data: content references count
-	info   *itemInfo
-	check  func(string) error // date check (API.md D5)
+	data  []byte
+	pos   int
+	depth int
+	// itemDepth is depth outside the item being scanned (its own object is one level
+	// deeper), for the item's nesting limit (snapshot.MaxItemDepth).
+	itemDepth int
+	prefix    string    // pointer of the item itself ("" for NDJSON, "/3" in a JSON array)
+	path      []segment // current path below the item (top-level member first)
+	inData    bool      // scanning inside the item's Data: content references count
+	info      *itemInfo
+	check     func(string) error // date check (API.md D5)
 }
 
 // container is what a separator closes: an object or an array.
@@ -165,6 +170,7 @@ func (s *scanner) item(info *itemInfo) error {
 	info.object = true
 	start := s.pos
 	s.pos++
+	s.itemDepth = s.depth
 	s.depth++
 	var members itemMembers
 	for first := true; ; first = false {
@@ -570,6 +576,10 @@ func (s *scanner) enter() error {
 	s.depth++
 	if s.depth > maxDepth {
 		return s.fail(s.pos, "nesting deeper than %d levels", maxDepth)
+	}
+	if s.info != nil && s.depth-s.itemDepth == snapshot.MaxItemDepth+1 {
+		s.info.issues = append(s.info.issues, issue{off: s.pos, ptr: s.pointer(),
+			msg: fmt.Sprintf("nests objects and arrays more than %d levels deep (the most an item may)", snapshot.MaxItemDepth)})
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/jsonr"
+	"github.com/cdaedge/cdaedge/snapshot"
 )
 
 // SourceFilter is a decoded _source: which members of each item to return. Patterns
@@ -115,7 +116,9 @@ func (f *SourceFilter) Append(dst []byte, item string, dataEnd int) []byte {
 	return dst
 }
 
-const maxSourceDepth = 64
+// maxSourceDepth bounds the walk's recursion: no stored item nests deeper (the
+// builder refuses it).
+const maxSourceDepth = snapshot.MaxItemDepth
 
 // sourceWalk is one item's walk through a SourceFilter: the include and exclude
 // patterns, and the scratch sets of their automata.
