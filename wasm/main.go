@@ -36,9 +36,12 @@ type module struct {
 	// address: the map keeps them alive for the GC and lets the exports check that a
 	// pointer they are given came from alloc.
 	bufs map[uint32][]byte
-	// snaps holds the loaded snapshots by environment, with the buffers they read in
-	// place; a snapshot replaced by a newer one of its environment becomes garbage.
-	snaps map[string]loaded
+	// snaps holds the loaded snapshots, one per environment in the order they were
+	// first loaded, with the buffers they read in place; a snapshot replaced by a
+	// newer one of its environment becomes garbage. (A slice, not a map: every request
+	// walks it, and a map's walk is slower in TinyGo and in no set order, which made
+	// the order of a need-ranges frame's ranges vary.)
+	snaps []loaded
 	// resp is the last response frame, valid until the next handle call.
 	resp []byte
 	// msg is the last error message of load_snapshot or configure, valid until the next
@@ -57,7 +60,6 @@ type loaded struct {
 var state = module{
 	router: router.New(router.Options{LendBodies: true}),
 	bufs:   map[uint32][]byte{},
-	snaps:  map[string]loaded{},
 }
 
 func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
@@ -116,6 +118,17 @@ func verifySnapshot(ptr, n uint32) uint64 {
 	return 0
 }
 
+// keep adds l to the loaded snapshots, in place of its environment's previous one.
+func (m *module) keep(l loaded) {
+	for i := range m.snaps {
+		if m.snaps[i].snap.Environment() == l.snap.Environment() {
+			m.snaps[i] = l
+			return
+		}
+	}
+	m.snaps = append(m.snaps, l)
+}
+
 // load_snapshot takes ownership of the alloc buffer at ptr holding a snapshot file of n
 // bytes and serves it. It checks the file's header and structure, in work that grows
 // with its number of sections and fields, not with its size; the checksum is
@@ -132,7 +145,7 @@ func loadSnapshot(ptr, n uint32) uint64 {
 	if err != nil {
 		return fail("load_snapshot: " + err.Error())
 	}
-	state.snaps[snap.Environment()] = loaded{data: data, snap: snap}
+	state.keep(loaded{data: data, snap: snap})
 	state.router.Load(snap)
 	snap.MissingBlocks(nil) // loading reads no bodies; forget any it did
 	state.pending = pendingRequest{}
