@@ -350,11 +350,10 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 	}
 	if a.MinDocCount == 0 {
 		// Elasticsearch lists the terms of the whole index with min_doc_count 0.
-		for ord := 0; ord < dict.Len(); ord++ {
-			v := aggValue{kind: snapshot.KindString, ord: uint32(ord)}
-			if ti.index[v.key()] == nil {
-				b := c.newTermBucket(v)
-				ti.index[v.key()] = b
+		for ord := range ti.byOrd {
+			if ti.byOrd[ord] == nil {
+				b := c.newTermBucket(aggValue{kind: snapshot.KindString, ord: uint32(ord)})
+				ti.byOrd[ord] = b
 				ti.buckets = append(ti.buckets, b)
 			}
 		}
@@ -363,7 +362,7 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 }
 
 // termIndex finds a terms aggregation's bucket for a value: a string by its keyword
-// ordinal, any value by its key; buckets lists them in order of creation.
+// ordinal, any other value by its key; buckets lists them in order of creation.
 type termIndex struct {
 	c       *aggContext
 	index   map[aggKey]*termBucket
@@ -373,19 +372,23 @@ type termIndex struct {
 
 // bucket returns v's bucket, which it creates on v's first sight.
 func (ti *termIndex) bucket(v aggValue) *termBucket {
-	var b *termBucket
 	if v.kind == snapshot.KindString && int(v.ord) < len(ti.byOrd) {
-		if b = ti.byOrd[v.ord]; b != nil {
+		if b := ti.byOrd[v.ord]; b != nil {
 			return b
 		}
-		b = ti.c.newTermBucket(v)
+		b := ti.c.newTermBucket(v)
 		ti.byOrd[v.ord] = b
-	} else if b = ti.index[v.key()]; b != nil {
+		ti.buckets = append(ti.buckets, b)
 		return b
-	} else {
-		b = ti.c.newTermBucket(v)
 	}
-	ti.index[v.key()] = b
+	// Only other values go in the map: a terms aggregation over a field of 90k
+	// distinct strings spent most of its time in the TinyGo module adding each to it.
+	key := v.key()
+	if b := ti.index[key]; b != nil {
+		return b
+	}
+	b := ti.c.newTermBucket(v)
+	ti.index[key] = b
 	ti.buckets = append(ti.buckets, b)
 	return b
 }
