@@ -2,10 +2,13 @@ package eval
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/query"
+	"github.com/cdaedge/cdaedge/snapshot"
 	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
@@ -96,4 +99,70 @@ func TestHistogramStepBelowPrecision(t *testing.T) {
 	if err != nil || len(got[0].Buckets) != 1 || got[0].Buckets[0].Key.Number != 1e19 {
 		t.Errorf("one bucket: %+v, %v", got, err)
 	}
+}
+
+// orderTop puts first the buckets a stable sort would, in its order, whatever the
+// ties (few distinct counts and keys), with k below and above the buckets' number, and
+// keeps every bucket; orderTerms takes it for many buckets and a small size.
+func TestOrderTopAgreesWithStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	compares := []func(x, y *termBucket) int{
+		func(x, y *termBucket) int { return y.count - x.count }, // ties are common
+		func(x, y *termBucket) int {
+			if r := y.count - x.count; r != 0 {
+				return r
+			}
+			return compareAggValues(x.v, y.v)
+		},
+	}
+	for round := range 400 {
+		n, k := rng.IntN(700), rng.IntN(50)
+		buckets := make([]*termBucket, n)
+		for i := range buckets {
+			buckets[i] = &termBucket{v: aggValue{kind: snapshot.KindNumber, num: float64(rng.IntN(20))}, tally: tally{count: rng.IntN(6)}}
+		}
+		compare := compares[round%len(compares)]
+		want := slices.Clone(buckets)
+		stableSort(n, func(i, j int) { want[i], want[j] = want[j], want[i] }, func(i, j int) int { return compare(want[i], want[j]) })
+		got := slices.Clone(buckets)
+		orderTop(got, k, compare)
+		for i := range min(k, n) {
+			if got[i] != want[i] {
+				t.Fatalf("round %d (n %d, k %d): place %d differs", round, n, k, i)
+			}
+		}
+		if !sameBuckets(got, buckets) {
+			t.Fatalf("round %d (n %d, k %d): buckets lost or doubled", round, n, k)
+		}
+	}
+	// orderTerms takes orderTop past 4 × size + 256 buckets, and agrees with itself
+	// sorting them all.
+	buckets := make([]*termBucket, 2000)
+	for i := range buckets {
+		buckets[i] = &termBucket{v: aggValue{kind: snapshot.KindNumber, num: float64(i % 97)}, tally: tally{count: i % 5}}
+	}
+	a := &query.Agg{Order: []query.BucketOrder{{By: query.ByCount, Desc: true}}}
+	all, top := slices.Clone(buckets), slices.Clone(buckets)
+	(&aggContext{}).orderTerms(a, all, -1)
+	(&aggContext{}).orderTerms(a, top, 10)
+	if !slices.Equal(all[:10], top[:10]) || !sameBuckets(top, buckets) {
+		t.Error("orderTerms with a size of 10 differs from a sort of all its buckets")
+	}
+}
+
+// sameBuckets reports whether x and y hold the same buckets, in any order.
+func sameBuckets(x, y []*termBucket) bool {
+	seen := map[*termBucket]int{}
+	for _, b := range x {
+		seen[b]++
+	}
+	for _, b := range y {
+		seen[b]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return len(x) == len(y)
 }
