@@ -29,6 +29,17 @@ type aggContext struct {
 	chunk    int
 	// valueSet is values' scratch: the values of the item it reads so far.
 	valueSet itemSet
+	// err is the budget's error when reading values beyond one per item ran it out
+	// (charge), which the aggregation then answers.
+	err error
+}
+
+// charge adds n values read beyond one per item to the request's work: agg charges
+// an item once, and an item may hold an array of many values.
+func (c *aggContext) charge(n int) {
+	if n > 0 && c.err == nil {
+		c.err = c.e.spend(n)
+	}
 }
 
 // Aggregate computes aggs over the matched items (API.md D10): result i answers aggs[i].
@@ -52,6 +63,9 @@ func (c *aggContext) aggs(aggs []*query.Agg, docs []int) ([]query.AggResult, err
 	out := make([]query.AggResult, len(aggs))
 	for i, a := range aggs {
 		r, err := c.agg(a, docs)
+		if err == nil {
+			err = c.err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +133,7 @@ func aggValueOf(v snapshot.Value) aggValue {
 // are not compared); only strings when kw (the field was named with .keyword).
 func (c *aggContext) values(dst []aggValue, f *snapshot.Field, kw bool, doc int) []aggValue {
 	c.vals = f.Values(c.vals[:0], doc)
+	c.charge(len(c.vals) - 1)
 	c.valueSet.reset()
 	for _, v := range c.vals {
 		if kw && v.Kind != snapshot.KindString {
@@ -147,6 +162,7 @@ func (c *aggContext) entryValues(f *snapshot.Field, docs []int) (entries []uint3
 		return c.e.aggEntries, nil, true
 	}
 	c.e.aggEntries, c.e.aggOwners = f.AppendValueEntries(c.e.aggEntries[:0], c.e.aggOwners[:0], docs)
+	c.charge(len(c.e.aggEntries) - len(docs))
 	return c.e.aggEntries, c.e.aggOwners, true
 }
 

@@ -132,7 +132,8 @@ func entriesTestAggs() []*query.Agg {
 
 // An item may hold an array of many values: each aggregation reads it in time linear
 // in its values (searching the values an item has counted so far took 5e9 comparisons
-// for an array of 100,000 numbers), and counts the item once per bucket.
+// for an array of 100,000 numbers), counts the item once per bucket, and charges each
+// value to the work budget.
 func TestAggregationsOverALongArray(t *testing.T) {
 	const n = 20000
 	long := `{"ContentID":"Content_1","Status":"Published","Data":{"arr":[`
@@ -160,6 +161,16 @@ func TestAggregationsOverALongArray(t *testing.T) {
 		got := aggregateOnce(t, e, query.MatchAll{}, c.agg)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s: %s, want %s", c.agg.Kind, got, c.want)
+		}
+	}
+	// A value is a step of the work budget, as a posting is: the array's 20,000
+	// values run out a budget that its two items do not.
+	e.maxSteps = 15000
+	for _, perItem := range []bool{false, true} {
+		e.perItemValues = perItem
+		got := aggregateOnce(t, e, query.MatchAll{}, &query.Agg{Name: "n", Kind: query.AggCardinality, Field: "Data.arr"})
+		if !strings.Contains(got, "needs more work than one request may do") {
+			t.Errorf("per item %v: a cardinality over 20,000 values within 15,000 steps: %s", perItem, got)
 		}
 	}
 }
