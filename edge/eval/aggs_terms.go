@@ -335,11 +335,13 @@ func orderTop(buckets []*termBucket, k int, compare func(x, y *termBucket) int) 
 			down(0)
 		}
 	}
-	slices.SortFunc(heap, func(x, y ranked) int {
-		if r := compare(x.b, y.b); r != 0 {
+	// The evaluator's one sort rather than a sort instantiated for this type, which
+	// would add to the module; no two of them tie (their places differ).
+	stableSort(len(heap), func(i, j int) { heap[i], heap[j] = heap[j], heap[i] }, func(i, j int) int {
+		if r := compare(heap[i].b, heap[j].b); r != 0 {
 			return r
 		}
-		return x.i - y.i
+		return heap[i].i - heap[j].i
 	})
 	// The chosen first, then the others in their present order.
 	chosen := make([]bool, len(buckets))
