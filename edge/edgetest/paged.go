@@ -6,6 +6,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/router"
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // maxPagedRounds bounds PagedHandler's rounds per request, as the module bounds its
@@ -23,14 +24,7 @@ func PagedHandler(t testing.TB, cacheBytes int) Handler {
 	r := router.New(NativeOptions())
 	h := &pagedHandler{r: r, cacheBytes: cacheBytes}
 	for _, data := range Snapshots(t) {
-		n, err := snapshot.IndexLen(data)
-		if err != nil {
-			t.Fatalf("edgetest: %v", err)
-		}
-		snap, err := snapshot.Open(data[:n])
-		if err != nil {
-			t.Fatalf("edgetest: opening an index part: %v", err)
-		}
+		snap := snapshottest.OpenIndex(t, data)
 		r.Load(snap)
 		snap.MissingBlocks(nil)
 		h.snaps = append(h.snaps, pagedSnapshot{snap: snap, file: data})

@@ -10,6 +10,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/query"
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // asFieldTerms rewrites every DisMax of q whose queries are all one text's Terms
@@ -212,14 +213,7 @@ func TestFieldTermsLooksWordsUpOnce(t *testing.T) {
 		}
 	}
 
-	n, err := snapshot.IndexLen(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	part, err := snapshot.Open(file[:n])
-	if err != nil {
-		t.Fatal(err)
-	}
+	part := snapshottest.OpenIndex(t, file)
 	paged, whole := NewEvaluator(part), NewEvaluator(snap)
 	paged.tk, whole.tk = &tkScratch{}, &tkScratch{}
 	q := query.FieldTerms{Fields: fields, Texts: []string{"coffee", "garden"}, Occur: query.Should}

@@ -7,6 +7,7 @@ import (
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/graphql"
 	"github.com/cdaedge/cdaedge/snapshot"
+	"github.com/cdaedge/cdaedge/snapshot/snapshottest"
 )
 
 // TestShapesSectionBuilt: the builder stores the shapes section, and for the demo
@@ -67,14 +68,7 @@ func TestShapesSectionBuilt(t *testing.T) {
 // any item body.
 func checkIndexOnly(t *testing.T, data []byte, want map[string]string) {
 	t.Helper()
-	n, err := snapshot.IndexLen(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := snapshot.Open(data[:n])
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := snapshottest.OpenIndex(t, data)
 	if snap.BodiesResident() {
 		t.Fatal("the index part alone holds the item bodies")
 	}

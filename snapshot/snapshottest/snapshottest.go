@@ -41,6 +41,22 @@ func Open(tb testing.TB, env string, preview bool, items ...string) *snapshot.Sn
 	return s
 }
 
+// OpenIndex opens the index part of the snapshot file data alone, as the WebAssembly
+// module and the host's file-backed instances do: item bodies and index pages are
+// then read by range. Any error fails the test.
+func OpenIndex(tb testing.TB, data []byte) *snapshot.Snapshot {
+	tb.Helper()
+	n, err := snapshot.IndexLen(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := snapshot.Open(data[:n])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // The file layout as snapshot's package documentation gives it, which HideSections
 // and Format2 read and rewrite.
 const (
