@@ -84,18 +84,12 @@ func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Res
 	var key string
 	var val jsonr.Result
 	n := 0
-	var err error
-	v.ForEach(func(k, vv jsonr.Result) bool {
-		n++
-		if n == 2 {
-			err = errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+edge.Clip(key)+"] and ["+edge.Clip(k.Str)+"]")
-			return false
+	var it jsonr.Members // no closure: see query
+	for it.Reset(v); it.Next(); n++ {
+		if n == 1 {
+			return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+edge.Clip(key)+"] and ["+edge.Clip(it.Key.Str)+"]")
 		}
-		key, val = k.Str, vv
-		return true
-	})
-	if err != nil {
-		return "", jsonr.Result{}, err
+		key, val = it.Key.Str, it.Value
 	}
 	if n == 0 {
 		return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query is missing a field")
