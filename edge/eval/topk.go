@@ -218,12 +218,17 @@ func (tk *tkScratch) offer(h tkHit, k int) {
 		return
 	}
 	heap[0] = h
+	siftDown(tk.keys, heap)
+}
+
+// siftDown moves the top of heap (the worst hit on top) down to its place.
+func siftDown(keys []sortKey, heap []tkHit) {
 	for i := 0; ; {
 		l, r, worst := 2*i+1, 2*i+2, i
-		if l < len(heap) && compareHits(tk.keys, heap[l], heap[worst]) > 0 {
+		if l < len(heap) && compareHits(keys, heap[l], heap[worst]) > 0 {
 			worst = l
 		}
-		if r < len(heap) && compareHits(tk.keys, heap[r], heap[worst]) > 0 {
+		if r < len(heap) && compareHits(keys, heap[r], heap[worst]) > 0 {
 			worst = r
 		}
 		if worst == i {
@@ -243,10 +248,17 @@ func (tk *tkScratch) threshold(k int) float32 {
 	return tk.heap[0].score
 }
 
-// sortedHits sorts the heap best first.
+// sortedHits sorts the heap best first, by taking its worst hit off the top to the end
+// of the heap until one is left (heapsort). compareHits orders any two hits (their
+// items differ), so this is the order a stable sort gives, without the closures and
+// the interface a sort call took: three heap allocations per search in the TinyGo
+// module.
 func (tk *tkScratch) sortedHits() []tkHit {
 	h := tk.heap
-	stableSort(len(h), func(i, j int) { h[i], h[j] = h[j], h[i] }, func(i, j int) int { return compareHits(tk.keys, h[i], h[j]) })
+	for end := len(h) - 1; end > 0; end-- {
+		h[0], h[end] = h[end], h[0]
+		siftDown(tk.keys, h[:end])
+	}
 	return h
 }
 

@@ -456,11 +456,17 @@ func finiteWeight(w float32) bool { return w >= 0 && w < 0x1p100 }
 // chargeTopK spends p's work in the node-by-node order and runs the root's filters,
 // returning their intersection (nil when the root has none).
 func (e *Evaluator) chargeTopK(p *tkPlan) (filter docSet, hasFilter bool, err error) {
+	// Cleared after, rather than by a deferred closure, which the TinyGo module
+	// allocates on every search.
+	filter, hasFilter, err = e.runCharges(p)
+	e.within = nil   // the root's: nothing encloses it
+	clear(p.filters) // the request's queries are not kept past it
+	return filter, hasFilter, err
+}
+
+// runCharges is chargeTopK before its cleanup.
+func (e *Evaluator) runCharges(p *tkPlan) (filter docSet, hasFilter bool, err error) {
 	firstTerm := true
-	defer func() {
-		e.within = nil   // the root's: nothing encloses it
-		clear(p.filters) // the request's queries are not kept past it
-	}()
 	for _, c := range p.charges {
 		if c.filter < 0 {
 			if err := e.spend(c.steps); err != nil {
