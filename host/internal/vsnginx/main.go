@@ -2,9 +2,10 @@
 // bytes as static files, in one run on this machine: for each request (a REST list, one
 // item, a GraphQL query, a full-text search) it drives nginx and the host with each
 // engine, with and without its answer cache, with wrk at the same concurrency, in rounds
-// of alternating order, and prints each one's mean requests per second and its ratio to
-// nginx's. The ratios, not the absolute numbers, are what carries from one machine to
-// another.
+// of alternating order, and prints each one's mean requests per second, its ratio to
+// nginx's, and the range of the rounds' own ratios. The ratios, not the absolute
+// numbers, are what carries from one machine to another; the range shows how much of a
+// difference between two runs is the machine's noise.
 //
 //	go run ./host/internal/vsnginx --host build/host --snapshots DIR --env ENV
 //
@@ -77,6 +78,11 @@ type result struct {
 	P50ms   float64 `json:"p50_ms"`
 	Errors  int64   `json:"errors"`
 	Ratio   float64 `json:"ratio_to_nginx"`
+	// RatioMin and RatioMax are the lowest and highest of the rounds' own ratios (the
+	// server's req/s over nginx's in the same round): how far the machine's noise moves
+	// the ratio between one run and the next.
+	RatioMin float64 `json:"ratio_min"`
+	RatioMax float64 `json:"ratio_max"`
 }
 
 func run(o options) error {
@@ -148,7 +154,9 @@ func run(o options) error {
 // server's means (nginx's row first), with its ratio to nginx's mean.
 func measure(wrk, work string, o options, servers []server, r request) ([]result, error) {
 	sums := make([]result, len(servers))
+	perRound := make([][]float64, o.rounds) // each round's req/s, by server
 	for round := range o.rounds {
+		perRound[round] = make([]float64, len(servers))
 		for k := range servers {
 			i := len(servers) - 1 - k // nginx (the last) first
 			if round%2 == 1 {
@@ -159,16 +167,26 @@ func measure(wrk, work string, o options, servers []server, r request) ([]result
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", r.name, s.label, err)
 			}
+			perRound[round][i] = sum.RPS
 			sums[i].RPS += sum.RPS / float64(o.rounds)
 			sums[i].P50ms += sum.P50ms / float64(o.rounds)
 			sums[i].Errors += sum.Errors + sum.Non2xx
 		}
 	}
-	nginx := sums[len(servers)-1].RPS
+	last := len(servers) - 1
+	nginx := sums[last].RPS
 	var row []result
-	for i := len(servers) - 1; i >= 0; i-- {
-		row = append(row, result{Request: r.name, Server: servers[i].label, RPS: sums[i].RPS, P50ms: sums[i].P50ms,
-			Errors: sums[i].Errors, Ratio: sums[i].RPS / nginx})
+	for i := last; i >= 0; i-- {
+		res := result{Request: r.name, Server: servers[i].label, RPS: sums[i].RPS, P50ms: sums[i].P50ms,
+			Errors: sums[i].Errors, Ratio: sums[i].RPS / nginx}
+		for round, rps := range perRound {
+			ratio := rps[i] / rps[last]
+			if round == 0 || ratio < res.RatioMin {
+				res.RatioMin = ratio
+			}
+			res.RatioMax = max(res.RatioMax, ratio)
+		}
+		row = append(row, res)
 	}
 	return row, nil
 }
@@ -230,9 +248,9 @@ func drive(wrk, work string, o options, s server, r request) (wrkrun.Summary, er
 
 func report(o options, results []result) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "request\tserver\treq/s\tp50 ms\terrors\tvs nginx\n")
+	fmt.Fprintf(tw, "request\tserver\treq/s\tp50 ms\terrors\tvs nginx\trounds' range\n")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.2f\t%d\t%.3f×\n", r.Request, r.Server, r.RPS, r.P50ms, r.Errors, r.Ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.2f\t%d\t%.3f×\t%.3f–%.3f×\n", r.Request, r.Server, r.RPS, r.P50ms, r.Errors, r.Ratio, r.RatioMin, r.RatioMax)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
