@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ func AppendScore(dst []byte, f float64) []byte {
 	if abs >= 1e-3 && abs < 1e7 {
 		start := len(dst)
 		dst = strconv.AppendFloat(dst, float64(f32), 'f', -1, 32)
-		if !strings.Contains(string(dst[start:]), ".") {
+		if bytes.IndexByte(dst[start:], '.') < 0 { // no string(...): TinyGo would copy it
 			dst = append(dst, ".0"...)
 		}
 		return dst

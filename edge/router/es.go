@@ -20,7 +20,15 @@ import (
 
 // esProductHeader is the header Elasticsearch's official clients check on every
 // successful answer (their product check).
-var esProductHeader = edge.Header{Name: "X-Elastic-Product", Value: "Elasticsearch"}
+var esProductHeader = edge.Header{Name: esProductName, Value: "Elasticsearch"}
+
+// esProductName names esProductHeader; exposedHeadersES is exposedHeaders with it, the
+// value markProduct gives every answer's list (a constant rather than a concatenation
+// per answer: a heap allocation in the TinyGo module).
+const (
+	esProductName    = "X-Elastic-Product"
+	exposedHeadersES = exposedHeaders + ", " + esProductName
+)
 
 // esShards is the _shards member of every search answer: one shard, which answered.
 const esShards = `"_shards":{"total":1,"successful":1,"skipped":0,"failed":0}`
@@ -37,8 +45,12 @@ const esInfo = `{"name":"cdaedge","cluster_name":"cdaedge","cluster_uuid":"cdaed
 // markProduct adds the product header to an answer, and lets browser code read it.
 func markProduct(resp *edge.Response) {
 	for i, h := range resp.Headers {
-		if h.Name == "Access-Control-Expose-Headers" {
-			resp.Headers[i].Value += ", " + esProductHeader.Name
+		switch {
+		case h.Name != "Access-Control-Expose-Headers":
+		case h.Value == exposedHeaders:
+			resp.Headers[i].Value = exposedHeadersES
+		default:
+			resp.Headers[i].Value += ", " + esProductName
 		}
 	}
 	resp.Headers = append(resp.Headers, esProductHeader)
@@ -176,7 +188,6 @@ func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt 
 		dst = append(dst, "null"...)
 	}
 	dst = append(dst, `,"hits":[`...)
-	index := jsonw.String(nil, env.snap.Environment())
 	omitSource := dreq.Source != nil && dreq.Source.None && len(dreq.Source.Includes) == 0
 	var frags []query.HighlightResult
 	for i, doc := range res.Docs {
@@ -185,7 +196,7 @@ func appendESSearch(dst []byte, env *environment, dreq *dsl.Request, totalAsInt 
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"_index":`...)
-		dst = append(dst, index...)
+		dst = append(dst, env.esIndex...)
 		dst = append(dst, `,"_id":`...)
 		dst = jsonw.String(dst, env.snap.ContentID(doc))
 		dst = append(dst, `,"_score":`...)

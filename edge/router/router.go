@@ -6,6 +6,7 @@
 package router
 
 import (
+	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"strconv"
 
 	"github.com/cdaedge/cdaedge/edge"
@@ -61,6 +62,9 @@ type environment struct {
 	// fields is the snapshot's content.Schema, kept with it so that what the front-ends
 	// learn of its fields (types, the text fields "*" means) is resolved once.
 	fields *content.Fields
+	// esIndex is the environment's name as a JSON string, the _index of every hit of
+	// the Elasticsearch-style answers.
+	esIndex []byte
 }
 
 // New returns a router with no environments.
@@ -213,5 +217,6 @@ func (r *Router) failure(env *environment, rt Route, req *edge.Request, e *edge.
 // and the fields every front-end resolves names with, one instance shared by all.
 func newEnvironment(snap *snapshot.Snapshot, e *eval.Evaluator) *environment {
 	fields := content.NewFields(snap)
-	return &environment{snap: snap, eval: e, hash: snap.Hash(), gql: graphql.NewSchema(snap, fields), fields: fields}
+	return &environment{snap: snap, eval: e, hash: snap.Hash(), gql: graphql.NewSchema(snap, fields), fields: fields,
+		esIndex: jsonw.String(nil, snap.Environment())}
 }

@@ -288,12 +288,12 @@ type decoder struct {
 
 func (d *decoder) header(magic string) error {
 	if len(d.data) < headerSize {
-		if len(d.data) < 4 || string(d.data[:4]) != magic {
+		if !hasMagic(d.data, magic) {
 			return ErrMagic
 		}
 		return ErrTruncated
 	}
-	if string(d.data[:4]) != magic {
+	if !hasMagic(d.data, magic) {
 		return ErrMagic
 	}
 	d.off = 4
@@ -314,6 +314,12 @@ func (d *decoder) u32() uint32 {
 	b := d.data[d.off : d.off+4]
 	d.off += 4
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// hasMagic reports whether data starts with the four bytes of magic. (Comparing
+// string(data[:4]) copied the bytes in the TinyGo module, on every frame.)
+func hasMagic(data []byte, magic string) bool {
+	return len(data) >= 4 && data[0] == magic[0] && data[1] == magic[1] && data[2] == magic[2] && data[3] == magic[3]
 }
 
 func (d *decoder) str() span {
