@@ -6,13 +6,13 @@
 package router
 
 import (
-	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"strconv"
 
 	"github.com/cdaedge/cdaedge/edge"
 	"github.com/cdaedge/cdaedge/edge/content"
 	"github.com/cdaedge/cdaedge/edge/eval"
 	"github.com/cdaedge/cdaedge/edge/graphql"
+	"github.com/cdaedge/cdaedge/edge/jsonw"
 	"github.com/cdaedge/cdaedge/snapshot"
 )
 
