@@ -18,20 +18,12 @@ func (d *decoder) query(v jsonr.Result, path string, depth int) (query.Query, er
 	if !v.IsObject() {
 		return nil, errorf(edge.CodeInvalidArgument, path, "a query clause must be an object such as {\"match_all\":{}}, not "+typeName(v))
 	}
-	// A walk without a closure: under TinyGo, the locals a closure assigns each move to
-	// the heap, four allocations for every clause of every request.
-	var kind string
-	var body jsonr.Result
-	n := 0
-	var it jsonr.Members
-	for it.Reset(v); it.Next(); n++ {
-		if n == 1 {
-			return nil, errorf(edge.CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+edge.Clip(kind)+"] and ["+edge.Clip(it.Key.Str)+"]")
-		}
-		kind, body = it.Key.Str, it.Value
-	}
-	if n == 0 {
+	kind, body, second, n := onlyMember(v)
+	switch n {
+	case 0:
 		return nil, errorf(edge.CodeInvalidQuery, path, "query malformed, empty clause found")
+	case 2:
+		return nil, errorf(edge.CodeInvalidQuery, path, "a query clause has exactly one key, its type; found ["+edge.Clip(kind)+"] and ["+edge.Clip(second)+"]")
 	}
 	p := join(path, kind)
 	switch kind {

@@ -81,20 +81,29 @@ func (d *decoder) single(v jsonr.Result, path, clause string) (string, jsonr.Res
 	if !v.IsObject() {
 		return "", jsonr.Result{}, errorf(edge.CodeInvalidArgument, path, "["+clause+"] expects an object, not "+typeName(v))
 	}
-	var key string
-	var val jsonr.Result
-	n := 0
-	var it jsonr.Members // no closure: see query
+	key, val, second, n := onlyMember(v)
+	switch n {
+	case 0:
+		return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query is missing a field")
+	case 2:
+		return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+edge.Clip(key)+"] and ["+edge.Clip(second)+"]")
+	}
+	return key, val, nil
+}
+
+// onlyMember reads the first member of object v and the name of a second one: n is
+// how many it found, 0, 1 or 2 (it stops at the second). A walk without a closure:
+// under TinyGo, the locals a closure assigns each move to the heap, allocations in
+// every clause of every request.
+func onlyMember(v jsonr.Result) (key string, val jsonr.Result, second string, n int) {
+	var it jsonr.Members
 	for it.Reset(v); it.Next(); n++ {
 		if n == 1 {
-			return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query doesn't support multiple fields, found ["+edge.Clip(key)+"] and ["+edge.Clip(it.Key.Str)+"]")
+			return key, val, it.Key.Str, 2
 		}
 		key, val = it.Key.Str, it.Value
 	}
-	if n == 0 {
-		return "", jsonr.Result{}, errorf(edge.CodeInvalidQuery, path, "["+clause+"] query is missing a field")
-	}
-	return key, val, nil
+	return key, val, "", n
 }
 
 func join(path, key string) string {

@@ -312,7 +312,7 @@ func (p *parser) multiTerm(field string, clauses *[]query.Clause) query.Query {
 	first := p.next()
 	// The terms joined by single spaces: most often the input as written, which then
 	// needs no copy.
-	end, joined := first.off+len(first.text), ""
+	end := first.off + len(first.text)
 	var sb strings.Builder
 	for p.peekN(0).kind == tTERM && allowedPostMultiTerm(p.peekN(1).kind) {
 		t := p.next()
@@ -326,7 +326,8 @@ func (p *parser) multiTerm(field string, clauses *[]query.Clause) query.Query {
 		sb.WriteByte(' ')
 		sb.WriteString(t.text)
 	}
-	if joined = p.input[first.off:end]; sb.Len() > 0 {
+	joined := p.input[first.off:end]
+	if sb.Len() > 0 {
 		joined = sb.String()
 	}
 	text, ok := p.unescape(joined, first.off)

@@ -218,17 +218,17 @@ func etagOf(hash [32]byte, req *edge.Request, variant string) string {
 	// hash and string conversions of the body and the snapshot hash were four heap
 	// allocations and a copy of the body on every answer.
 	h := uint64(fnvOffset)
-	h = mixBytes(h, hash[:])
+	h = mix(h, hash[:])
 	method := req.Method
 	if method == "HEAD" {
 		method = "GET"
 	}
-	h = mixString(h, method)
-	h = mixString(h, req.Path)
-	h = mixString(h, req.RawQuery)
-	h = mixBytes(h, req.Body)
+	h = mix(h, method)
+	h = mix(h, req.Path)
+	h = mix(h, req.RawQuery)
+	h = mix(h, req.Body)
 	if variant != "" {
-		h = mixString(h, variant)
+		h = mix(h, variant)
 	}
 	const digits = "0123456789abcdef"
 	var out [18]byte
@@ -246,20 +246,10 @@ const (
 	fnvPrime  = 1099511628211
 )
 
-// mixString is h after FNV-1a over s and a closing 0xff.
-func mixString(h uint64, s string) uint64 {
+// mix is h after FNV-1a over s (a string or bytes, read in place) and a closing 0xff.
+func mix[T string | []byte](h uint64, s T) uint64 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	h ^= 0xff
-	return h * fnvPrime
-}
-
-// mixBytes is mixString over b.
-func mixBytes(h uint64, b []byte) uint64 {
-	for _, c := range b {
-		h ^= uint64(c)
 		h *= fnvPrime
 	}
 	h ^= 0xff

@@ -44,7 +44,7 @@ func AppendNeed(dst []byte, ranges []Range) []byte {
 // IsNeed reports whether frame, an answer of handle or provide, is a need-ranges frame
 // rather than a response.
 func IsNeed(frame []byte) bool {
-	return len(frame) >= 4 && string(frame[:4]) == NeedMagic
+	return hasMagic(frame, NeedMagic)
 }
 
 // DecodeNeed parses one need-ranges frame that fills data exactly.
