@@ -92,8 +92,23 @@ func serveRound(req edge.Request) uint64 {
 		l.snap.TrimBodyCache(bodyCacheBytes)
 		l.snap.TrimPageCache(pageCacheBytes)
 	}
+	return pack(frame(resp))
+}
+
+// frame returns resp's response frame, valid until the next handle or provide call:
+// written in place, its head in the room the router keeps before the body it lent
+// (router.Router.Headroom), or else copied into state.resp.
+func frame(resp *edge.Response) []byte {
+	if room := state.router.Headroom(resp.Body); room != nil {
+		head := wire.AppendResponseHead(state.head[:0], resp)
+		state.head = head
+		if at := len(room) - len(resp.Body) - len(head); at >= 0 {
+			copy(room[at:], head)
+			return room[at:]
+		}
+	}
 	state.resp = wire.AppendResponse(state.resp[:0], resp)
-	return pack(state.resp)
+	return state.resp
 }
 
 // provide takes ownership of the alloc buffer at ptr holding n bytes: the byte ranges of

@@ -42,8 +42,9 @@ type module struct {
 	// walks it, and a map's walk is slower in TinyGo and in no set order, which made
 	// the order of a need-ranges frame's ranges vary.)
 	snaps []loaded
-	// resp is the last response frame, valid until the next handle call.
-	resp []byte
+	// resp is the last response frame when it is not framed in place (frame), valid
+	// until the next handle call; head is scratch for the head of one framed in place.
+	resp, head []byte
 	// msg is the last error message of load_snapshot or configure, valid until the next
 	// call of either.
 	msg []byte
@@ -58,9 +59,14 @@ type loaded struct {
 }
 
 var state = module{
-	router: router.New(router.Options{LendBodies: true}),
+	router: router.New(router.Options{LendBodies: true, BodyHeadroom: frameHeadroom}),
 	bufs:   map[uint32][]byte{},
 }
+
+// frameHeadroom is the room the router keeps before each answer's body for the head of
+// its response frame (router.Options.BodyHeadroom): the status and the headers, a few
+// hundred bytes. A head that does not fit is framed with a copy of the body instead.
+const frameHeadroom = 2048
 
 func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
 
@@ -157,7 +163,8 @@ func loadSnapshot(ptr, n uint32) uint64 {
 // serving the snapshots already loaded. Returns 0, or ptr<<32|len of a UTF-8 error
 // message that stays valid until the next load_snapshot or configure call. Without
 // configure the router uses the defaults (router.Options{}); either way it lends its
-// answers' bodies (router.Options.LendBodies).
+// answers' bodies, with room for a frame's head before them (router.Options.LendBodies,
+// BodyHeadroom).
 //
 //go:wasmexport configure
 func configure(ptr, n uint32) uint64 {
@@ -169,7 +176,8 @@ func configure(ptr, n uint32) uint64 {
 	if err != nil {
 		return fail("configure: " + err.Error())
 	}
-	opts.LendBodies = true // serveRound copies every answer out before the next request
+	// serveRound frames every answer before the next request, in place when it can.
+	opts.LendBodies, opts.BodyHeadroom = true, frameHeadroom
 	router := router.New(opts)
 	for _, l := range state.snaps {
 		router.Load(l.snap)

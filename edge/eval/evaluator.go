@@ -24,6 +24,9 @@ type Evaluator struct {
 	maxSteps int64
 	// maxAnswer bounds the answer a request builds (CheckAnswer); 0 means unlimited.
 	maxAnswer int
+	// answerStart is where answers start in the buffers whose sizes CheckAnswer is
+	// given (SetAnswerStart).
+	answerStart int
 
 	// termIter is the term iterator the scans of dictionaries reuse (termsFrom).
 	termIter snapshot.TermIter
@@ -109,12 +112,19 @@ func (e *Evaluator) Steps() int64 { return e.steps }
 // or less means unlimited.
 func (e *Evaluator) SetMaxAnswerBytes(n int) { e.maxAnswer = max(n, 0) }
 
-// CheckAnswer reports a too_complex *edge.Error when an answer of size bytes is over the
-// limit, and charges the building of a piece of copied bytes to the budget (one step per
-// 64 bytes, answerStepBytes). Front-ends call it as they append items, so that an answer
-// stops growing as soon as it is too large rather than after it is built.
+// SetAnswerStart says that the front-ends build answers after n bytes of their buffer
+// that are not part of the answer (room the router keeps before a body, Options of
+// package router), so that CheckAnswer, given a buffer's length, measures the answer
+// alone.
+func (e *Evaluator) SetAnswerStart(n int) { e.answerStart = max(n, 0) }
+
+// CheckAnswer reports a too_complex *edge.Error when an answer whose buffer is size
+// bytes long (SetAnswerStart) is over the limit, and charges the building of a piece of
+// copied bytes to the budget (one step per 64 bytes, answerStepBytes). Front-ends call
+// it as they append items, so that an answer stops growing as soon as it is too large
+// rather than after it is built.
 func (e *Evaluator) CheckAnswer(size, copied int) error {
-	if e.maxAnswer > 0 && size > e.maxAnswer {
+	if e.maxAnswer > 0 && size-e.answerStart > e.maxAnswer {
 		return edge.Errorf(edge.CodeTooComplex, "the answer would be larger than %d bytes (the response size limit); ask for fewer items, a smaller page or fewer fields", e.maxAnswer)
 	}
 	if copied <= 0 {

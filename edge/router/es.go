@@ -288,7 +288,7 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 		params = append(params, dsl.Param{Name: p.Name, Value: p.Value})
 	}
 	asInt := esTotalAsInt(params)
-	dst := append(r.buf[:0], `{"took":0,"responses":[`...)
+	dst := append(r.body(), `{"took":0,"responses":[`...)
 	var used []*environment
 	preview := false
 	body := string(req.Body)
@@ -341,7 +341,7 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 		}
 	}
 	dst = append(dst, "]}"...)
-	if max := r.opts.MaxResponseBytes; max > 0 && len(dst) > max {
+	if max := r.opts.MaxResponseBytes; max > 0 && len(dst)-r.opts.BodyHeadroom > max {
 		return esErrorResponse(edge.Errorf(edge.CodeTooComplex, "the answer would be larger than %d bytes (the response size limit); ask for fewer items, a smaller page or fewer fields", max))
 	}
 	r.buf = dst
@@ -358,7 +358,7 @@ func (r *Router) msearch(req *edge.Request, pathEnv string) *edge.Response {
 	for _, env := range used {
 		steps += env.eval.Steps()
 	}
-	return withSteps(r.answer(sc, req, RouteESMsearch, dst), steps)
+	return withSteps(r.answer(sc, req, RouteESMsearch, dst[r.opts.BodyHeadroom:]), steps)
 }
 
 // msearchIndex reads an _msearch header line (blank is {}): the environment its index

@@ -41,6 +41,12 @@ type Options struct {
 	// answer's size per request, and with it, in TinyGo, a collection every few
 	// requests.
 	LendBodies bool
+	// BodyHeadroom, with LendBodies, is how many bytes the router's buffer keeps free
+	// before a lent body: a caller that frames each answer (the wasm module) writes the
+	// frame's head there (Headroom) instead of copying the body after a head of its own.
+	// A search answer of ten items is ~60 KB, and that copy cost the TinyGo module 3 % of
+	// the search's time.
+	BodyHeadroom int
 }
 
 // Router answers HTTP requests for the environments it holds. It keeps per-environment
@@ -84,7 +90,26 @@ func New(opts Options) *Router {
 	if opts.MaxResponseBytes == 0 {
 		opts.MaxResponseBytes = edge.DefaultMaxResponseBytes
 	}
-	return &Router{opts: opts, envs: map[string]*environment{}}
+	if !opts.LendBodies || opts.BodyHeadroom < 0 {
+		opts.BodyHeadroom = 0
+	}
+	return &Router{opts: opts, envs: map[string]*environment{}, buf: make([]byte, opts.BodyHeadroom)}
+}
+
+// body returns the router's buffer emptied for the next answer: its headroom, and no body
+// yet.
+func (r *Router) body() []byte { return r.buf[:r.opts.BodyHeadroom] }
+
+// Headroom returns the bytes the router's buffer keeps before body (Options.BodyHeadroom)
+// followed by body itself, when body is the answer it lent last; else nil. Writing a
+// head at the end of the headroom makes head and body one slice, without a copy of the
+// body. It is valid, as the lent body is, until the next Serve.
+func (r *Router) Headroom(body []byte) []byte {
+	h := r.opts.BodyHeadroom
+	if h == 0 || len(body) == 0 || len(r.buf) != h+len(body) || &r.buf[h] != &body[0] {
+		return nil
+	}
+	return r.buf
 }
 
 // Load serves snap under its environment id, replacing any snapshot of that id.
@@ -92,6 +117,7 @@ func (r *Router) Load(snap *snapshot.Snapshot) {
 	e := eval.NewEvaluator(snap)
 	e.SetMaxSteps(max(r.opts.MaxSteps, 0))
 	e.SetMaxAnswerBytes(r.opts.MaxResponseBytes)
+	e.SetAnswerStart(r.opts.BodyHeadroom)
 	r.envs[snap.Environment()] = newEnvironment(snap, e)
 }
 
@@ -172,7 +198,7 @@ func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Err
 		}
 	}
 	env.eval.BeginRequest()
-	buf, err := handlers[rt](r.buf[:0], env, req)
+	buf, err := handlers[rt](r.body(), env, req)
 	if err == nil {
 		err = env.eval.CheckAnswer(len(buf), 0)
 	}
@@ -180,7 +206,7 @@ func (r *Router) serve(req *edge.Request, rt Route, envID string, perr *edge.Err
 		return withSteps(r.failure(env, rt, req, edge.AsError(err)), env.eval.Steps())
 	}
 	r.buf = buf
-	return withSteps(r.success(env, req, rt, buf), env.eval.Steps())
+	return withSteps(r.success(env, req, rt, buf[r.opts.BodyHeadroom:]), env.eval.Steps())
 }
 
 // workStepsHeader names the answer header that tells how much of the work budget the

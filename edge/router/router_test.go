@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -210,6 +211,56 @@ func TestLendBodies(t *testing.T) {
 		}
 		if &got.Body[0] != &lending.buf[:1][0] {
 			t.Errorf("%s: the lent body is not the router's buffer", req.Path)
+		}
+	}
+}
+
+// TestBodyHeadroom checks that a router keeping room before its lent bodies answers the
+// same as one that copies them, headers and all, that Headroom gives that room followed
+// by the body, and that the response size limit still counts the body alone.
+func TestBodyHeadroom(t *testing.T) {
+	const room = 64
+	reqs := []edge.Request{
+		{Method: "GET", Path: "/cda/rest/v1/unit/contents", RawQuery: "sort=name"},
+		{Method: "GET", Path: "/cda/rest/v1/unit/contents/Content_2"},
+		{Method: "HEAD", Path: "/cda/rest/v1/unit/contents/Content_2"},
+		{Method: "GET", Path: "/cda/rest/v1/unit/contents/Content_404"},
+		{Method: "POST", Path: "/cda/graphql/v1/unit", Body: []byte(`{"query":"{ content { Name } }"}`)},
+		{Method: "POST", Path: "/cda/es/v1/unit", Body: []byte(`{"query":{"match":{"Name":"erian"}}}`)},
+		{Method: "POST", Path: "/cda/es/v1/unit/_msearch", Body: []byte("{}\n{\"query\":{\"match_all\":{}}}\n{}\n{\"query\":{\"nope\":{}}}\n")},
+	}
+	for _, req := range reqs {
+		// Each request once without a limit, then with its body's size as the limit
+		// (answered) and one byte less (too_complex), in both routers.
+		full := unitRouter(t, Options{MaxResponseBytes: -1}, false).Serve(&req)
+		for _, limit := range []int{-1, len(full.Body), len(full.Body) - 1} {
+			if limit == 0 {
+				continue
+			}
+			copying := unitRouter(t, Options{MaxResponseBytes: limit}, false)
+			framing := unitRouter(t, Options{LendBodies: true, BodyHeadroom: room, MaxResponseBytes: limit}, false)
+			want, got := copying.Serve(&req), framing.Serve(&req)
+			if got.Status != want.Status || string(got.Body) != string(want.Body) || !reflect.DeepEqual(got.Headers, want.Headers) {
+				t.Fatalf("%s %s, limit %d: with headroom %d %v %s; copied %d %v %s", req.Method, req.Path, limit,
+					got.Status, got.Headers, got.Body, want.Status, want.Headers, want.Body)
+			}
+			if full.Status == 200 && len(full.Body) > 0 {
+				if limit == len(full.Body) && got.Status != 200 {
+					t.Errorf("%s %s: a body at the limit answered %d %s", req.Method, req.Path, got.Status, got.Body)
+				}
+				if limit == len(full.Body)-1 && got.Status != 400 {
+					t.Errorf("%s %s: a body one byte over the limit answered %d", req.Method, req.Path, got.Status)
+				}
+			}
+			whole := framing.Headroom(got.Body)
+			switch {
+			case got.Status != 200 || len(got.Body) == 0:
+				if whole != nil {
+					t.Errorf("%s %s: Headroom of a body the router did not lend", req.Method, req.Path)
+				}
+			case len(whole) != room+len(got.Body) || &whole[room] != &got.Body[0]:
+				t.Errorf("%s %s: Headroom gave %d bytes, not the room and the lent body", req.Method, req.Path, len(whole))
+			}
 		}
 	}
 }

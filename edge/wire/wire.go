@@ -80,17 +80,29 @@ func AppendRequest(dst []byte, r *edge.Request) []byte {
 
 // AppendResponse appends the response frame of r to dst and returns the extended slice.
 func AppendResponse(dst []byte, r *edge.Response) []byte {
-	n := headerSize + 4*3 + len(r.Body)
-	for _, h := range r.Headers {
-		n += 8 + len(h.Name) + len(h.Value)
-	}
-	dst = grow(dst, n)
+	dst = grow(dst, responseHeadSize(r)+len(r.Body))
+	return append(AppendResponseHead(dst, r), r.Body...)
+}
+
+// AppendResponseHead appends the head of r's response frame to dst: all of the frame
+// but the body, which follows it. A caller that has room before the body writes the
+// head there and has the frame without copying the body.
+func AppendResponseHead(dst []byte, r *edge.Response) []byte {
+	dst = grow(dst, responseHeadSize(r))
 	dst = append(dst, ResponseMagic...)
 	dst = appendU32(dst, Version)
 	dst = appendU32(dst, uint32(r.Status))
 	dst = appendHeaders(dst, r.Headers)
-	dst = appendU32(dst, uint32(len(r.Body)))
-	return append(dst, r.Body...)
+	return appendU32(dst, uint32(len(r.Body)))
+}
+
+// responseHeadSize is the length of r's response frame without its body.
+func responseHeadSize(r *edge.Response) int {
+	n := headerSize + 4*3
+	for _, h := range r.Headers {
+		n += 8 + len(h.Name) + len(h.Value)
+	}
+	return n
 }
 
 // DecodeRequest parses one request frame that fills data exactly. The result does not

@@ -68,6 +68,20 @@ func TestResponseRoundTrip(t *testing.T) {
 	}
 }
 
+// A frame's head followed by its body is the whole frame: a caller with room before the
+// body frames it in place.
+func TestResponseHeadThenBody(t *testing.T) {
+	for i, r := range responses {
+		head := AppendResponseHead(nil, &r)
+		if got, want := append(head, r.Body...), AppendResponse(nil, &r); !bytes.Equal(got, want) {
+			t.Errorf("%d: head and body %q, frame %q", i, got, want)
+		}
+		if len(head) != responseHeadSize(&r) {
+			t.Errorf("%d: head of %d bytes, responseHeadSize %d", i, len(head), responseHeadSize(&r))
+		}
+	}
+}
+
 // DecodeResponseInto gives the same answers as DecodeResponse, with each non-empty body
 // in the buffer it is handed, and none aliasing the frame.
 func TestDecodeResponseIntoUsesTheBuffer(t *testing.T) {
