@@ -44,8 +44,8 @@ type Options struct {
 	// BodyHeadroom, with LendBodies, is how many bytes the router's buffer keeps free
 	// before a lent body: a caller that frames each answer (the wasm module) writes the
 	// frame's head there (Headroom) instead of copying the body after a head of its own.
-	// A search answer of ten items is ~60 KB, and that copy cost the TinyGo module 3 % of
-	// the search's time.
+	// A search answer of ten items is ~60 KB, and that copy took 2-3 % of the TinyGo
+	// module's time for the search.
 	BodyHeadroom int
 }
 
