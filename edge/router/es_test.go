@@ -41,10 +41,10 @@ func FuzzESRoutes(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	r := unitRouter(f, Options{}, false)
+	r, framed := unitRouter(f, Options{}, false), framingTwin(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, path := range []string{"/cda/es/v1/unit/_search", "/cda/es/v1/unit/_msearch", "/cda/es/v1/_msearch", "/cda/es/v1/unit/_count"} {
-			checkESAnswer(t, path+" "+body, r.Serve(&edge.Request{Method: "POST", Path: path, Body: []byte(body)}))
+			checkESAnswer(t, path+" "+body, checkSameFramed(t, r, framed, &edge.Request{Method: "POST", Path: path, Body: []byte(body)}))
 		}
 	})
 }

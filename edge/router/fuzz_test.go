@@ -18,9 +18,9 @@ func FuzzRESTList(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	r := unitRouter(f, Options{}, false)
+	r, framed := unitRouter(f, Options{}, false), framingTwin(f)
 	f.Fuzz(func(t *testing.T, raw string) {
-		resp := r.Serve(&edge.Request{Method: "GET", Path: "/cda/rest/v1/unit/contents", RawQuery: raw})
+		resp := checkSameFramed(t, r, framed, &edge.Request{Method: "GET", Path: "/cda/rest/v1/unit/contents", RawQuery: raw})
 		if !gjson.ValidBytes(resp.Body) {
 			t.Fatalf("invalid JSON for %q: %s", raw, resp.Body)
 		}

@@ -127,10 +127,10 @@ func FuzzGraphQLRouter(f *testing.F) {
 	} {
 		f.Add(s, `{"n": 2, "d": {"urlPath": "/create-content"}}`)
 	}
-	r := unitRouter(f, Options{}, false)
+	r, framed := unitRouter(f, Options{}, false), framingTwin(f)
 	f.Fuzz(func(t *testing.T, doc, vars string) {
 		body, _ := json.Marshal(map[string]any{"query": doc, "variables": json.RawMessage(validOr(vars, "null"))})
-		resp := r.Serve(&edge.Request{Method: "POST", Path: "/cda/graphql/v1/unit", Body: body,
+		resp := checkSameFramed(t, r, framed, &edge.Request{Method: "POST", Path: "/cda/graphql/v1/unit", Body: body,
 			Headers: []edge.Header{{Name: "Content-Type", Value: "application/json"}}})
 		if !gjson.ValidBytes(resp.Body) {
 			t.Fatalf("invalid JSON answer %q", resp.Body)

@@ -265,6 +265,28 @@ func TestBodyHeadroom(t *testing.T) {
 	}
 }
 
+// framingTwin is a router as the wasm module runs it, to answer beside one with the
+// defaults: it lends its bodies with room before them (the module's 2 KB).
+func framingTwin(t testing.TB) *Router {
+	return unitRouter(t, Options{LendBodies: true, BodyHeadroom: 2048}, false)
+}
+
+// checkSameFramed fails t unless req gets the same answer from plain, a router with the
+// defaults, and from framed (framingTwin), and Headroom hands back framed's room and
+// its lent body; it returns plain's answer.
+func checkSameFramed(t *testing.T, plain, framed *Router, req *edge.Request) *edge.Response {
+	t.Helper()
+	want, got := plain.Serve(req), framed.Serve(req)
+	if got.Status != want.Status || string(got.Body) != string(want.Body) || !reflect.DeepEqual(got.Headers, want.Headers) {
+		t.Fatalf("%s %s?%s %q: framed %d %v %s; plain %d %v %s", req.Method, req.Path, req.RawQuery, req.Body,
+			got.Status, got.Headers, got.Body, want.Status, want.Headers, want.Body)
+	}
+	if room := framed.Headroom(got.Body); room != nil && (len(room) != 2048+len(got.Body) || &room[2048] != &got.Body[0]) {
+		t.Fatalf("%s %s: Headroom gave %d bytes, not the room and the lent body", req.Method, req.Path, len(room))
+	}
+	return want
+}
+
 // A query_string over every field searches each field by its own name, even a name
 // with a '^' (which a list the request gives reads as a boost) or a '*' (read as a
 // pattern, which matches the field itself).
