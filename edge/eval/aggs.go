@@ -21,11 +21,13 @@ type aggContext struct {
 	vals    []snapshot.Value
 	buckets int
 
-	// Buckets being counted are carved from chunks (see newTermBucket), not allocated
-	// one by one: a date_histogram or a terms over many values has thousands.
-	termFree []termBucket
-	histFree []histBucket
-	chunk    int
+	// Buckets being counted come from arenas (bucketArena), which each terms and
+	// histogram aggregation releases when it is done.
+	termArena bucketArena[termBucket]
+	histArena bucketArena[histBucket]
+	// keys and byOrd are scratch for termBuckets, which no aggregation runs inside.
+	keys  keyTable
+	byOrd []*termBucket
 	// valueSet is values' scratch: the values of the item it reads so far.
 	valueSet itemSet
 	// err is the budget's error when reading values beyond one per item ran it out
@@ -256,40 +258,15 @@ func tooManyBuckets() error {
 	return edge.Errorf(edge.CodeTooComplex, "the aggregations would make more than %d buckets (limit: search.max_buckets)", maxBuckets)
 }
 
-// chunkLen is the length of the next chunk of buckets: doubling from 16, so that a
-// facet's few dozen buckets cost a few allocations, up to maxChunk.
-func (c *aggContext) chunkLen() int {
-	c.chunk = min(max(16, 2*c.chunk), maxChunk)
-	return c.chunk
-}
-
-// maxChunk bounds a chunk of buckets. Each bucket is pointed to from the middle of its
-// chunk, and the TinyGo module's collector, marking such a pointer, walks back to the
-// chunk's start block by block: with chunks of 1,024 buckets, a terms aggregation of
-// 100,000 buckets (an item's array of 100,000 numbers) spent 80% of its 2 s marking.
-const maxChunk = 64
-
-// newTermBucket returns a zeroed bucket for v. Chunks are never moved or reused within
-// a request, so the pointers stay valid.
+// newTermBucket returns a zeroed bucket for v, from the arena of terms buckets.
 func (c *aggContext) newTermBucket(v aggValue) *termBucket {
-	if len(c.termFree) == 0 {
-		c.termFree = make([]termBucket, c.chunkLen())
-	}
-	b := &c.termFree[0]
-	c.termFree = c.termFree[1:]
+	b := c.termArena.take()
 	b.v = v
 	return b
 }
 
-// newHistBucket returns a zeroed histogram bucket (see newTermBucket).
-func (c *aggContext) newHistBucket() *histBucket {
-	if len(c.histFree) == 0 {
-		c.histFree = make([]histBucket, c.chunkLen())
-	}
-	b := &c.histFree[0]
-	c.histFree = c.histFree[1:]
-	return b
-}
+// newHistBucket returns a zeroed histogram bucket, from the arena of histogram buckets.
+func (c *aggContext) newHistBucket() *histBucket { return c.histArena.take() }
 
 // ---- range ----
 

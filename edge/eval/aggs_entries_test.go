@@ -174,3 +174,49 @@ func TestAggregationsOverALongArray(t *testing.T) {
 		}
 	}
 }
+
+// Each terms and histogram aggregation hands its buckets back to the arena once its
+// answer is built, and the aggregations after it count in the same memory: the
+// sub-aggregations under each bucket of a parent (terms and histograms, with their own
+// sub-aggregations) answer what each answers alone over that bucket's items.
+func TestSubAggregationsReuseBuckets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 21))
+	items := make([]string, 400)
+	for i := range items {
+		items[i] = entriesTestItem(rng, i)
+	}
+	e := NewEvaluator(snapshottest.Open(t, "reuse", false, items...))
+	byCount := []query.BucketOrder{{By: query.ByCount, Desc: true}, {By: query.ByKey}}
+	avg := &query.Agg{Name: "avg", Kind: query.AggAvg, Field: "Data.n"}
+	inner := []*query.Agg{
+		{Name: "multi", Kind: query.AggTerms, Field: "Data.multi", Size: 5, MinDocCount: 1, Order: byCount,
+			Subs: []*query.Agg{{Name: "n", Kind: query.AggTerms, Field: "Data.n", Size: 3, MinDocCount: 1, Order: byCount, Subs: []*query.Agg{avg}}}},
+		{Name: "hist", Kind: query.AggHistogram, Field: "Data.multi", Interval: 1, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}},
+			Subs: []*query.Agg{{Name: "s", Kind: query.AggTerms, Field: "Data.s.keyword", Size: 10, MinDocCount: 0, Order: byCount}}},
+		{Name: "years", Kind: query.AggDateHistogram, Field: "CreatedAt", Calendar: query.CalendarYear, MinDocCount: 1, Order: []query.BucketOrder{{By: query.ByKey}}},
+	}
+	outer := &query.Agg{Name: "s", Kind: query.AggTerms, Field: "Data.s.keyword", Size: 10, MinDocCount: 1, Order: byCount, Subs: inner}
+	e.BeginRequest()
+	all, err := e.Search(&query.Search{Query: query.MatchAll{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Aggregate([]*query.Agg{outer}, all.Matched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got[0].Buckets) < 3 {
+		t.Fatalf("%d outer buckets, want several", len(got[0].Buckets))
+	}
+	for _, b := range got[0].Buckets {
+		e.BeginRequest()
+		res, err := e.Search(&query.Search{Query: query.Term{Field: "Data.s.keyword", Text: b.Key.Str}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := e.Aggregate(inner, res.Matched)
+		if g, w := fmt.Sprintf("%+v", b.Subs), fmt.Sprintf("%+v %v", alone, err); g+" <nil>" != w {
+			t.Errorf("under %q:\nnested: %s\nalone:  %s", b.Key.Str, g, w)
+		}
+	}
+}

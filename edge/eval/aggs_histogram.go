@@ -83,7 +83,17 @@ type histOut struct {
 	b   *histBucket
 }
 
+// histogram answers a histogram or date_histogram aggregation, its sub-aggregations
+// under each of its buckets included, and then hands its buckets back to the arena.
 func (c *aggContext) histogram(a *query.Agg, docs []int) (query.AggResult, error) {
+	m := c.histArena.mark()
+	res, err := c.countHistogram(a, docs)
+	c.histArena.release(m)
+	return res, err
+}
+
+// countHistogram is histogram before the release of its buckets.
+func (c *aggContext) countHistogram(a *query.Agg, docs []int) (query.AggResult, error) {
 	index, keys, err := c.histogramKeys(a, docs)
 	if err != nil {
 		return query.AggResult{}, err

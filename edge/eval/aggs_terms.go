@@ -24,7 +24,17 @@ type tally struct {
 	item int32
 }
 
+// terms answers a terms aggregation, its sub-aggregations under each of its buckets
+// included, and then hands its buckets back to the arena.
 func (c *aggContext) terms(a *query.Agg, docs []int) (query.AggResult, error) {
+	m := c.termArena.mark()
+	res, err := c.countTerms(a, docs)
+	c.termArena.release(m)
+	return res, err
+}
+
+// countTerms is terms before the release of its buckets.
+func (c *aggContext) countTerms(a *query.Agg, docs []int) (query.AggResult, error) {
 	f, kw := c.fieldOf(a.Field)
 	var buckets []*termBucket
 	if f != nil {
@@ -61,8 +71,15 @@ func (c *aggContext) terms(a *query.Agg, docs []int) (query.AggResult, error) {
 // with MinDocCount 0 adds the field's other strings with no item.
 func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs []int) []*termBucket {
 	dict := f.Keyword()
-	// Strings, the common case, are counted by ordinal without hashing.
-	ti := termIndex{c: c, byOrd: make([]*termBucket, dict.Len())}
+	// Strings, the common case, are counted by ordinal without hashing. The index's
+	// tables are the context's, reused: under a parent aggregation, this runs once per
+	// parent bucket.
+	c.byOrd = zeroed(c.byOrd, dict.Len())
+	if c.keys.n > 0 {
+		clear(c.keys.vals)
+		c.keys.n = 0
+	}
+	ti := termIndex{c: c, byOrd: c.byOrd, index: c.keys}
 	subs := len(a.Subs) > 0
 	if entries, owners, ok := c.entryValues(f, docs); ok {
 		c.countEntries(&ti, f, kw, subs, docs, entries, owners)
@@ -89,6 +106,7 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 			}
 		}
 	}
+	c.keys = ti.index // as grown, for the next call
 	return ti.buckets
 }
 
