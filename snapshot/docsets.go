@@ -129,18 +129,23 @@ func (b Bitmap) CopyTo(dst []uint64) {
 }
 
 // WordsInto writes words first (at least 0), first+1, … of the bitmap into dst (0
-// past its end).
-func (b Bitmap) WordsInto(dst []uint64, first int) {
+// past its end) and returns their union: 0 when dst holds no item. (The union keeps
+// the loop a loop: as a plain copy, compilers make it a memmove, which in a wasm
+// engine is a call out of the module per window and leaf of a search.)
+func (b Bitmap) WordsInto(dst []uint64, first int) (union uint64) {
 	n := min(len(dst), max(b.words-first, 0))
 	if n == 0 {
 		clear(dst)
-		return
+		return 0
 	}
 	s := b.base[b.off+8*first : b.off+8*(first+n)]
 	for i := range dst[:n] {
-		dst[i] = le64(s[8*i : 8*i+8])
+		x := le64(s[8*i : 8*i+8])
+		dst[i] = x
+		union |= x
 	}
 	clear(dst[n:])
+	return union
 }
 
 // OnesIn counts the items in words from to to-1 of the bitmap (those past its end
