@@ -125,7 +125,9 @@ func (l *tkLeaf) wordsInto(dst []uint64, first int) (union uint64) {
 	if l.dense {
 		return l.bitmap.WordsInto(dst, first)
 	}
-	for i, x := range l.items[first : first+len(dst)] {
+	src := l.items[first:]
+	for i := range min(len(dst), len(src)) {
+		x := src[i]
 		dst[i] = x
 		union |= x
 	}
