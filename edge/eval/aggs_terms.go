@@ -75,10 +75,7 @@ func (c *aggContext) termBuckets(a *query.Agg, f *snapshot.Field, kw bool, docs 
 	// tables are the context's, reused: under a parent aggregation, this runs once per
 	// parent bucket.
 	c.byOrd = zeroed(c.byOrd, dict.Len())
-	if c.keys.n > 0 {
-		clear(c.keys.vals)
-		c.keys.n = 0
-	}
+	c.keys.reset()
 	ti := termIndex{c: c, byOrd: c.byOrd, index: c.keys}
 	subs := len(a.Subs) > 0
 	if entries, owners, ok := c.entryValues(f, docs); ok {
