@@ -81,14 +81,18 @@ func AppendRequest(dst []byte, r *edge.Request) []byte {
 // AppendResponse appends the response frame of r to dst and returns the extended slice.
 func AppendResponse(dst []byte, r *edge.Response) []byte {
 	dst = grow(dst, responseHeadSize(r)+len(r.Body))
-	return append(AppendResponseHead(dst, r), r.Body...)
+	return append(appendResponseHead(dst, r), r.Body...)
 }
 
 // AppendResponseHead appends the head of r's response frame to dst: all of the frame
 // but the body, which follows it. A caller that has room before the body writes the
 // head there and has the frame without copying the body.
 func AppendResponseHead(dst []byte, r *edge.Response) []byte {
-	dst = grow(dst, responseHeadSize(r))
+	return appendResponseHead(grow(dst, responseHeadSize(r)), r)
+}
+
+// appendResponseHead is AppendResponseHead into a dst with room for the head.
+func appendResponseHead(dst []byte, r *edge.Response) []byte {
 	dst = append(dst, ResponseMagic...)
 	dst = appendU32(dst, Version)
 	dst = appendU32(dst, uint32(r.Status))
